@@ -1,0 +1,95 @@
+package io.pcapdiag.capture;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.util.Arrays;
+
+/**
+ * A refillable window over a channel: streaming, so memory stays constant whatever the file size,
+ * and the same code reads regular files, pipes and decompressed streams. Bytes before {@link #pos}
+ * may be discarded by the next {@link #ensure}.
+ */
+final class ByteInput implements Closeable {
+    private final ReadableByteChannel channel;
+    byte[] buf;
+    private ByteBuffer view;
+    /** Next unread byte in {@link #buf}. */
+    int pos;
+    /** End of valid bytes in {@link #buf}. */
+    int lim;
+    /** File offset of {@code buf[0]}. */
+    private long base;
+    private boolean eof;
+
+    ByteInput(ReadableByteChannel channel, int capacity) {
+        this.channel = channel;
+        this.buf = new byte[capacity];
+        this.view = ByteBuffer.wrap(buf);
+    }
+
+    /** File offset of the next unread byte. */
+    long offset() {
+        return base + pos;
+    }
+
+    int available() {
+        return lim - pos;
+    }
+
+    /**
+     * Makes {@code n} bytes available from {@link #pos}.
+     *
+     * @return false when the input ends first; {@link #available()} then tells how many there are
+     */
+    boolean ensure(int n) throws IOException {
+        if (lim - pos >= n) {
+            return true;
+        }
+        if (pos > 0) {
+            System.arraycopy(buf, pos, buf, 0, lim - pos);
+            base += pos;
+            lim -= pos;
+            pos = 0;
+        }
+        if (n > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(n, buf.length * 2));
+            view = ByteBuffer.wrap(buf);
+        }
+        while (lim < n && !eof) {
+            view.limit(buf.length).position(lim);
+            int r = channel.read(view);
+            if (r < 0) {
+                eof = true;
+            } else {
+                lim += r;
+            }
+        }
+        return lim - pos >= n;
+    }
+
+    /** Skips {@code n} bytes, reading through them if they are not buffered; returns how many were skipped. */
+    long skip(long n) throws IOException {
+        long done = 0;
+        while (done < n) {
+            if (pos == lim && !ensure(1)) {
+                break;
+            }
+            int step = (int) Math.min(n - done, lim - pos);
+            pos += step;
+            done += step;
+        }
+        return done;
+    }
+
+    /** Reads to the end, returning how many bytes were left. */
+    long drain() throws IOException {
+        return skip(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

@@ -1,0 +1,130 @@
+package io.pcapdiag.capture;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Opens a capture with the built-in reader: recognises pcap, pcapng and gzip-compressed either (as
+ * Wireshark does) by their first bytes, from a file or from stdin ({@code -}).
+ */
+public final class CaptureFiles {
+    /** Read window: large enough that a 300 MB file is a few hundred reads. */
+    private static final int WINDOW = 4 << 20;
+
+    private CaptureFiles() {
+    }
+
+    public static FrameSource open(Capture capture) throws CaptureException {
+        ReadableByteChannel channel;
+        long size = -1;
+        String name = capture.name();
+        if ("-".equals(name)) {
+            channel = Channels.newChannel(System.in);
+        } else {
+            Path path = Path.of(name);
+            if (Files.isDirectory(path)) {
+                throw new CaptureException(name, -1, "is a directory, not a capture file");
+            }
+            try {
+                FileChannel fc = FileChannel.open(path, StandardOpenOption.READ);
+                size = fc.size();
+                channel = fc;
+            } catch (NoSuchFileException e) {
+                throw new CaptureException(name, -1, "no such file");
+            } catch (AccessDeniedException e) {
+                throw new CaptureException(name, -1, "permission denied");
+            } catch (IOException e) {
+                throw new CaptureException(name, -1, "cannot open: " + e.getMessage(), e);
+            }
+            if (size == 0) {
+                close(channel);
+                throw new CorruptCaptureException(name, 0, "empty file: no pcap or pcapng header");
+            }
+        }
+        try {
+            FrameSource source = detect(capture, new ByteInput(channel, WINDOW), true);
+            source.stats().sizeHint = size;
+            return source;
+        } catch (CaptureException e) {
+            close(channel);
+            throw e;
+        }
+    }
+
+    private static FrameSource detect(Capture capture, ByteInput in, boolean allowGzip) throws CaptureException {
+        try {
+            if (!in.ensure(4)) {
+                throw new CorruptCaptureException(capture.name(), 0,
+                        in.available() == 0 ? "empty input: no pcap or pcapng header"
+                                : "truncated header: " + in.available() + " bytes, not a pcap or pcapng file");
+            }
+        } catch (IOException e) {
+            throw new CaptureException(capture.name(), 0, "read failed: " + e.getMessage(), e);
+        }
+        int be = Bytes.i32be(in.buf, in.pos);
+        int le = Integer.reverseBytes(be);
+        if (be == PcapngReader.SHB) {
+            return new PcapngReader(capture, in);
+        }
+        for (int magic : new int[] {PcapReader.MAGIC_US, PcapReader.MAGIC_NS, PcapReader.MAGIC_KUZNETZOV}) {
+            if (be == magic || le == magic) {
+                return new PcapReader(capture, in);
+            }
+        }
+        if (allowGzip && (be >>> 16) == 0x1f8b) {
+            return detect(capture, new ByteInput(Channels.newChannel(gunzip(in, capture)), WINDOW), false);
+        }
+        throw new CorruptCaptureException(capture.name(), 0, String.format(Locale.ROOT,
+                "unknown file format (magic 0x%08x): expected pcap (a1b2c3d4, a1b23c4d) or pcapng (0a0d0d0a)", be));
+    }
+
+    /** A gzip stream over what the window holds and the rest of the channel. */
+    private static InputStream gunzip(ByteInput in, Capture capture) throws CaptureException {
+        InputStream raw = new InputStream() {
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                if (in.available() == 0 && !in.ensure(1)) {
+                    return -1;
+                }
+                int n = Math.min(len, in.available());
+                System.arraycopy(in.buf, in.pos, b, off, n);
+                in.pos += n;
+                return n;
+            }
+
+            @Override
+            public void close() throws IOException {
+                in.close();
+            }
+        };
+        try {
+            return new GZIPInputStream(raw, 1 << 16);
+        } catch (IOException e) {
+            throw new CorruptCaptureException(capture.name(), 0, "gzip header unreadable: " + e.getMessage());
+        }
+    }
+
+    private static void close(ReadableByteChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // Nothing was read; the open error already tells the user what went wrong.
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.pcapdiag.capture;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.function.Consumer;
+
+/** Delivers the frames of one capture in file order. */
+public interface FrameSource extends Closeable {
+
+    /**
+     * Advances to the next frame.
+     *
+     * @return the frame (reused between calls), or null at the end of the capture
+     * @throws CaptureException when the rest of the capture cannot be read; frames delivered so far stay valid
+     */
+    Frame next() throws CaptureException;
+
+    /** Statistics of what was read and skipped so far. */
+    ReadStats stats();
+
+    /**
+     * Where recoverable problems go (a bad record skipped, the reader resynchronised), one line each.
+     * The default drops them; the analysis wires this to its error stream.
+     */
+    default void onProblem(Consumer<CaptureException> sink) {
+    }
+
+    @Override
+    void close() throws IOException;
+}

@@ -1,0 +1,159 @@
+package io.pcapdiag.capture;
+
+import java.io.IOException;
+
+/**
+ * Classic libpcap files: microsecond (0xa1b2c3d4) and nanosecond (0xa1b23c4d) timestamps in either
+ * byte order, and Kuznetzov's patched format (0xa1b2cd34, 24-byte records). Format: the pcap file
+ * format draft (draft-ietf-opsawg-pcap), "File Header" and "Packet Record".
+ */
+final class PcapReader extends AbstractFileSource {
+    static final int MAGIC_US = 0xa1b2c3d4;
+    static final int MAGIC_NS = 0xa1b23c4d;
+    static final int MAGIC_KUZNETZOV = 0xa1b2cd34;
+    private static final int FILE_HEADER = 24;
+    /** How far to search for the next plausible record after a corrupt record header. */
+    private static final long RESYNC_WINDOW = 16L << 20;
+
+    private final boolean bigEndian;
+    private final boolean nanos;
+    private final int recordHeader;
+    private final int snaplen;
+    private final int linkType;
+    private final int maxRecord;
+    private long lastSeconds = -1;
+    private boolean snaplenWarned;
+
+    PcapReader(Capture capture, ByteInput in) throws CaptureException {
+        super(capture, in);
+        try {
+            if (!in.ensure(FILE_HEADER)) {
+                throw corrupt(0, "truncated pcap file header: " + in.available() + " of " + FILE_HEADER + " bytes");
+            }
+        } catch (IOException e) {
+            throw io(e);
+        }
+        byte[] b = in.buf;
+        int p = in.pos;
+        int be = Bytes.i32be(b, p);
+        int magic = be == MAGIC_US || be == MAGIC_NS || be == MAGIC_KUZNETZOV ? be : Integer.reverseBytes(be);
+        bigEndian = magic == be;
+        nanos = magic == MAGIC_NS;
+        recordHeader = magic == MAGIC_KUZNETZOV ? 24 : 16;
+        snaplen = Bytes.i32(b, p + 16, bigEndian);
+        // Upper bits of the link-type field carry FCS information, not the link type.
+        linkType = Bytes.i32(b, p + 20, bigEndian) & 0xffff;
+        maxRecord = Math.max(MAX_RECORD, snaplen > 0 ? snaplen : 0);
+        in.pos += FILE_HEADER;
+        frame.linkType = linkType;
+    }
+
+    int linkType() {
+        return linkType;
+    }
+
+    @Override
+    public Frame next() throws CaptureException {
+        try {
+            while (true) {
+                long start = in.offset();
+                if (!in.ensure(recordHeader)) {
+                    if (in.available() == 0) {
+                        return null;
+                    }
+                    throw cutOff(start, "record header", recordHeader);
+                }
+                byte[] b = in.buf;
+                int p = in.pos;
+                long sec = Bytes.u32(b, p, bigEndian);
+                long frac = Bytes.u32(b, p + 4, bigEndian);
+                long capLen = Bytes.u32(b, p + 8, bigEndian);
+                long origLen = Bytes.u32(b, p + 12, bigEndian);
+                if (capLen > maxRecord) {
+                    resync(start, "record length " + capLen + " exceeds the maximum " + maxRecord);
+                    continue;
+                }
+                int len = (int) capLen;
+                if (!in.ensure(recordHeader + len)) {
+                    throw cutOff(start, "record of " + len + " bytes", recordHeader + len);
+                }
+                b = in.buf;
+                p = in.pos;
+                in.pos += recordHeader + len;
+                stats.frames++;
+                if (snaplen > 0 && len > snaplen) {
+                    // libpcap delivers at most snaplen bytes of such a record; do the same so that both readers agree.
+                    if (!snaplenWarned) {
+                        snaplenWarned = true;
+                        problem(start, "record length " + len + " exceeds the file's snaplen " + snaplen
+                                + "; truncated to the snaplen as libpcap does");
+                    }
+                    len = snaplen;
+                }
+                lastSeconds = sec;
+                frame.nanos = sec * 1_000_000_000L + (nanos ? frac : frac * 1000L);
+                frame.data = b;
+                frame.offset = p + recordHeader;
+                frame.capLen = len;
+                frame.origLen = (int) Math.min(Integer.MAX_VALUE, origLen);
+                frame.number = stats.frames;
+                frame.fileOffset = start;
+                return frame;
+            }
+        } catch (IOException e) {
+            throw io(e);
+        }
+    }
+
+    /**
+     * A record header with impossible lengths: libpcap stops there, losing the rest of the file. Look
+     * for the next position where two consecutive record headers are plausible and go on from there.
+     */
+    private void resync(long badAt, String why) throws IOException, CaptureException {
+        stats.skippedRecords++;
+        in.pos += 1;
+        long scanned = 1;
+        while (scanned < RESYNC_WINDOW) {
+            if (!in.ensure(recordHeader)) {
+                break;
+            }
+            if (plausibleAt(0)) {
+                long at = in.offset();
+                stats.skippedBytes += at - badAt;
+                problem(badAt, why + "; resynchronised at offset " + at + " after skipping " + (at - badAt) + " bytes");
+                return;
+            }
+            in.pos++;
+            scanned++;
+        }
+        long rest = in.drain();
+        stats.skippedBytes += scanned + rest;
+        throw corrupt(badAt, why + "; no plausible record follows, the remaining " + (scanned + rest) + " bytes were skipped");
+    }
+
+    /** True when a record header at pos+rel looks valid and is followed by another valid one or by the end. */
+    private boolean plausibleAt(int rel) throws IOException {
+        if (!headerPlausible(rel)) {
+            return false;
+        }
+        int len = (int) Bytes.u32(in.buf, in.pos + rel + 8, bigEndian);
+        int nextRel = rel + recordHeader + len;
+        if (!in.ensure(nextRel + recordHeader)) {
+            return in.available() == nextRel;
+        }
+        return headerPlausible(nextRel);
+    }
+
+    private boolean headerPlausible(int rel) {
+        byte[] b = in.buf;
+        int p = in.pos + rel;
+        long sec = Bytes.u32(b, p, bigEndian);
+        long frac = Bytes.u32(b, p + 4, bigEndian);
+        long capLen = Bytes.u32(b, p + 8, bigEndian);
+        long origLen = Bytes.u32(b, p + 12, bigEndian);
+        long limit = snaplen > 0 ? Math.min(snaplen, maxRecord) : maxRecord;
+        boolean timeOk = lastSeconds < 0 || Math.abs(sec - lastSeconds) <= 86_400;
+        return timeOk && frac < (nanos ? 1_000_000_000L : 1_000_000L) && capLen > 0 && capLen <= limit
+                && origLen >= capLen && origLen <= Math.max(MAX_RECORD, 65_535 + 64);
+    }
+}

@@ -1,0 +1,42 @@
+package io.pcapdiag.decode;
+
+import io.pcapdiag.capture.Bytes;
+
+/**
+ * The one bounds-checked reader every protocol decoder goes through. {@code end} is the end of the
+ * captured bytes; a read past it is the caller's cue to flag truncation, never an exception.
+ */
+final class Cursor {
+    byte[] b;
+    /** Start of the frame, so offsets can be given relative to it. */
+    int start;
+    int end;
+    /** Set by link decoders: the network protocol (ethertype) of what follows. */
+    int netType;
+    /** Set by {@link Ipv6#skipExtensions}: the protocol after the extension headers. */
+    int next;
+
+    boolean has(int off, int n) {
+        return off >= start && n >= 0 && off <= end - n;
+    }
+
+    int u8(int off) {
+        return b[off] & 0xff;
+    }
+
+    int u16(int off) {
+        return Bytes.u16be(b, off);
+    }
+
+    int i32(int off) {
+        return Bytes.i32be(b, off);
+    }
+
+    long i64(int off) {
+        return Bytes.i64be(b, off);
+    }
+
+    long mac(int off) {
+        return ((long) u16(off) << 32) | (i32(off + 2) & 0xffffffffL);
+    }
+}

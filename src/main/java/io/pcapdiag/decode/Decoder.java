@@ -1,0 +1,54 @@
+package io.pcapdiag.decode;
+
+import io.pcapdiag.capture.Frame;
+
+/**
+ * Decodes one frame into a {@link PacketView}. Stateless apart from its scratch cursor, so one decoder
+ * per thread; every read is bounds-checked against the captured length.
+ */
+public final class Decoder {
+    private final Cursor cursor = new Cursor();
+
+    /** Decodes {@code frame} into {@code v} (which is reset first) and returns what it was. */
+    public PacketView.Kind decode(Frame frame, PacketView v) {
+        v.reset();
+        LinkTypes.LinkDecoder link = LinkTypes.decoder(frame.linkType);
+        if (link == null) {
+            v.kind = PacketView.Kind.UNDECODABLE;
+            v.weird = Weird.UNKNOWN_LINK_TYPE;
+            return v.kind;
+        }
+        Cursor c = cursor;
+        c.b = frame.data;
+        c.start = frame.offset;
+        c.end = frame.offset + frame.capLen;
+        c.netType = 0;
+        int off = link.decode(c, frame.offset, v);
+        if (off < 0) {
+            v.kind = PacketView.Kind.UNDECODABLE;
+            return v.kind;
+        }
+        int type = c.netType;
+        if (type == LinkTypes.BY_VERSION) {
+            if (!c.has(off, 1)) {
+                Ipv4.flag(v, Weird.TRUNCATED_IP);
+                return v.kind;
+            }
+            type = switch (c.u8(off) >> 4) {
+                case 4 -> LinkTypes.ETHERTYPE_IPV4;
+                case 6 -> LinkTypes.ETHERTYPE_IPV6;
+                default -> 0;
+            };
+            if (type == 0) {
+                Ipv4.flag(v, Weird.BAD_IP_VERSION);
+                return v.kind;
+            }
+        }
+        if (type == LinkTypes.ETHERTYPE_IPV4) {
+            Ipv4.decode(c, off, v);
+        } else if (type == LinkTypes.ETHERTYPE_IPV6) {
+            Ipv6.decode(c, off, v);
+        }
+        return v.kind;
+    }
+}

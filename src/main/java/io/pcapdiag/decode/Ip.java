@@ -1,0 +1,108 @@
+package io.pcapdiag.decode;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Locale;
+
+/** 128-bit addresses as (hi, lo) pairs: IPv4 is IPv4-mapped. Text form as tcpdump prints it (RFC 5952 for v6). */
+public final class Ip {
+    private Ip() {
+    }
+
+    public static boolean isV4(long hi, long lo) {
+        return hi == 0 && (lo >>> 32) == 0xffffL;
+    }
+
+    public static String format(long hi, long lo) {
+        if (isV4(hi, lo)) {
+            return ((lo >>> 24) & 0xff) + "." + ((lo >>> 16) & 0xff) + "." + ((lo >>> 8) & 0xff) + "." + (lo & 0xff);
+        }
+        int[] g = new int[8];
+        for (int i = 0; i < 4; i++) {
+            g[i] = (int) (hi >>> (48 - 16 * i)) & 0xffff;
+            g[i + 4] = (int) (lo >>> (48 - 16 * i)) & 0xffff;
+        }
+        // RFC 5952 4.2: compress the longest run (of at least two) of zero groups, the first if tied.
+        int bestStart = -1;
+        int bestLen = 1;
+        for (int i = 0; i < 8; ) {
+            if (g[i] != 0) {
+                i++;
+                continue;
+            }
+            int j = i;
+            while (j < 8 && g[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLen) {
+                bestStart = i;
+                bestLen = j - i;
+            }
+            i = j;
+        }
+        StringBuilder sb = new StringBuilder(39);
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                sb.append("::");
+                i += bestLen - 1;
+                continue;
+            }
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
+                sb.append(':');
+            }
+            sb.append(Integer.toHexString(g[i]));
+        }
+        return sb.toString();
+    }
+
+    /** {@code a.b.c.d:port} or {@code [v6]:port}, as DESIGN.md's JSON contract writes endpoints. */
+    public static String endpoint(long hi, long lo, int port) {
+        String a = format(hi, lo);
+        return isV4(hi, lo) ? a + ":" + port : "[" + a + "]:" + port;
+    }
+
+    /** tcpdump's {@code addr.port} form. */
+    public static String dotted(long hi, long lo, int port) {
+        return format(hi, lo) + "." + port;
+    }
+
+    public static String mac(long mac) {
+        StringBuilder sb = new StringBuilder(17);
+        for (int i = 5; i >= 0; i--) {
+            sb.append(String.format(Locale.ROOT, "%02x", (mac >>> (8 * i)) & 0xff));
+            if (i > 0) {
+                sb.append(':');
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Parses a literal IPv4 or IPv6 address (no name lookups) into {hi, lo}.
+     *
+     * @throws IllegalArgumentException when it is not an address literal
+     */
+    public static long[] parse(String text) {
+        String t = text.trim();
+        if (t.isEmpty() || !(t.indexOf(':') >= 0 || t.matches("[0-9.]+"))) {
+            throw new IllegalArgumentException("not an IP address: " + text);
+        }
+        byte[] b;
+        try {
+            b = InetAddress.getByName(t).getAddress(); // a literal never triggers a lookup
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("not an IP address: " + text, e);
+        }
+        long hi = 0;
+        long lo = 0;
+        if (b.length == 4) {
+            lo = Ipv4.MAPPED | ((b[0] & 0xffL) << 24) | ((b[1] & 0xffL) << 16) | ((b[2] & 0xffL) << 8) | (b[3] & 0xffL);
+        } else {
+            for (int i = 0; i < 8; i++) {
+                hi = (hi << 8) | (b[i] & 0xff);
+                lo = (lo << 8) | (b[i + 8] & 0xff);
+            }
+        }
+        return new long[] {hi, lo};
+    }
+}

@@ -1,0 +1,81 @@
+package io.pcapdiag.decode;
+
+/**
+ * What the tracker needs from one packet, filled by {@link Decoder} and reset per packet. Addresses are
+ * 128-bit (hi, lo); IPv4 is held IPv4-mapped ({@code ::ffff:a.b.c.d}) so both families share one key.
+ */
+public final class PacketView {
+    public static final int FIN = 0x01;
+    public static final int SYN = 0x02;
+    public static final int RST = 0x04;
+    public static final int PSH = 0x08;
+    public static final int ACK = 0x10;
+    public static final int URG = 0x20;
+    public static final int ECE = 0x40;
+    public static final int CWR = 0x80;
+
+    /** What the packet turned out to be. */
+    public enum Kind { OTHER, TCP, ICMP_ERROR, UNDECODABLE }
+
+    public Kind kind;
+    // Link layer
+    public boolean hasSrcMac;
+    public boolean hasDstMac;
+    public long srcMac;
+    public long dstMac;
+    // Network layer
+    public int ipVersion;
+    public long srcHi;
+    public long srcLo;
+    public long dstHi;
+    public long dstLo;
+    /** TTL (IPv4) or hop limit (IPv6). */
+    public int ttl;
+    /** IP payload length as the header states it (what tcpdump prints as "length"). */
+    public int ipPayloadLength;
+    // TCP
+    public int srcPort;
+    public int dstPort;
+    public int seq;
+    public int ack;
+    public int flags;
+    public int window;
+    public int tcpPayloadLength;
+    // ICMP / ICMPv6 error and the packet it quotes
+    public int icmpType;
+    public int icmpCode;
+    public int quotedVersion;
+    public long quotedSrcHi;
+    public long quotedSrcLo;
+    public long quotedDstHi;
+    public long quotedDstLo;
+    public int quotedProtocol;
+    public boolean quotedHasPorts;
+    public boolean quotedHasSeq;
+    public int quotedSrcPort;
+    public int quotedDstPort;
+    public int quotedSeq;
+    // Outcomes
+    /** The captured bytes ended before a header the decoder needed (tcpdump's {@code [|tcp]}). */
+    public boolean truncated;
+    /** A named anomaly (Zeek "weird" style, stable snake_case id) when something was truncated or malformed. */
+    public String weird;
+
+    public void reset() {
+        kind = Kind.OTHER;
+        hasSrcMac = false;
+        hasDstMac = false;
+        ipVersion = 0;
+        flags = 0;
+        quotedVersion = 0;
+        quotedProtocol = 0;
+        quotedHasPorts = false;
+        quotedHasSeq = false;
+        truncated = false;
+        weird = null;
+    }
+
+    public boolean has(int flag) {
+        return (flags & flag) != 0;
+    }
+}
