@@ -1,0 +1,118 @@
+package io.pcapdiag.rules;
+
+import io.pcapdiag.track.Attempt;
+import io.pcapdiag.track.Endpoint;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The attempts of one (pattern, client, target, responder), with a few of them kept as evidence.
+ */
+public final class Finding {
+    /** Attempts kept as evidence per finding; the rest are counted. */
+    public static final int EXAMPLES = 3;
+    private static final int PORTS_TRACKED = 64;
+
+    private Pattern pattern;
+    private final Endpoint client;
+    private final Endpoint target;
+    private final Endpoint responder;
+    private long attempts;
+    private long retransmissions;
+    private long clientResets;
+    private long natCopies;
+    private long firstNanos = Long.MAX_VALUE;
+    private long lastNanos = Long.MIN_VALUE;
+    private final List<Attempt> examples = new ArrayList<>(1);
+    private final Set<Integer> clientPorts = new HashSet<>();
+
+    Finding(Pattern pattern, Endpoint client, Endpoint target, Endpoint responder) {
+        this.pattern = pattern;
+        this.client = client;
+        this.target = target;
+        this.responder = responder;
+    }
+
+    void add(Attempt a) {
+        attempts++;
+        retransmissions += a.retransmissions();
+        if (a.clientReset() != null) {
+            clientResets++;
+        }
+        if (a.natCopy() != null) {
+            natCopies++;
+        }
+        firstNanos = Math.min(firstNanos, a.syn().nanos);
+        lastNanos = Math.max(lastNanos, a.syn().nanos);
+        if (examples.size() < EXAMPLES) {
+            examples.add(a);
+        }
+        if (clientPorts.size() < PORTS_TRACKED) {
+            clientPorts.add(a.clientPort());
+        }
+    }
+
+    void reclassify(Pattern p) {
+        this.pattern = p;
+    }
+
+    public Pattern pattern() {
+        return pattern;
+    }
+
+    public Severity severity() {
+        return pattern.severity();
+    }
+
+    public Endpoint client() {
+        return client;
+    }
+
+    public Endpoint target() {
+        return target;
+    }
+
+    /** Who answered (null for unanswered findings). */
+    public Endpoint responder() {
+        return responder;
+    }
+
+    public long attempts() {
+        return attempts;
+    }
+
+    public long retransmissions() {
+        return retransmissions;
+    }
+
+    /** Attempts in which the client reset the SYN-ACK it got. */
+    public long clientResets() {
+        return clientResets;
+    }
+
+    /** Attempts whose SYN was also seen after DNAT. */
+    public long natCopies() {
+        return natCopies;
+    }
+
+    /** Distinct client ports, counted up to 64. */
+    public int distinctClientPorts() {
+        return clientPorts.size();
+    }
+
+    public long firstNanos() {
+        return firstNanos;
+    }
+
+    public long lastNanos() {
+        return lastNanos;
+    }
+
+    /** The first attempts of the group, in capture order. */
+    public List<Attempt> examples() {
+        return Collections.unmodifiableList(examples);
+    }
+}

@@ -1,0 +1,111 @@
+package io.pcapdiag.rules;
+
+import io.pcapdiag.track.Attempt;
+import io.pcapdiag.track.AttemptSink;
+import io.pcapdiag.track.Endpoint;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Groups decided attempts into findings per (pattern, client, target, responder). The number of groups
+ * is bounded: attempts that would open a group past the bound are counted per pattern, not lost.
+ */
+public final class Findings implements AttemptSink {
+    private record Key(Pattern pattern, Endpoint client, Endpoint target, Endpoint responder) {
+    }
+
+    /** Most severe first, then most attempts, then by pattern, client, target, responder. */
+    public static final Comparator<Finding> ORDER = Comparator
+            .comparing(Finding::severity, Comparator.reverseOrder())
+            .thenComparing(Finding::attempts, Comparator.reverseOrder())
+            .thenComparing(Finding::pattern)
+            .thenComparing(Finding::client)
+            .thenComparing(Finding::target)
+            .thenComparing(Finding::responder, Comparator.nullsFirst(Comparator.naturalOrder()));
+
+    private final Map<Key, Finding> groups = new HashMap<>();
+    private final int maxGroups;
+    private final Map<Pattern, long[]> overflow = new EnumMap<>(Pattern.class);
+    /** Per attempted target: who it answered (the first client, and whether there were others). */
+    private final Map<Endpoint, Endpoint> answeredFirst = new HashMap<>();
+    private final Map<Endpoint, Boolean> answeredMore = new HashMap<>();
+
+    public Findings(int maxGroups) {
+        this.maxGroups = maxGroups;
+    }
+
+    @Override
+    public void decided(Attempt a) {
+        Pattern p = Rules.classify(a);
+        if (p == null) {
+            if (a.outcome() == io.pcapdiag.track.Outcome.ANSWERED) {
+                noteAnswered(a.target(), a.client());
+            }
+            return;
+        }
+        Key key = new Key(p, a.client(), a.target(), a.responder());
+        Finding f = groups.get(key);
+        if (f == null) {
+            if (groups.size() >= maxGroups) {
+                long[] o = overflow.computeIfAbsent(p, k -> new long[2]);
+                o[0]++;
+                return;
+            }
+            f = new Finding(p, key.client(), key.target(), key.responder());
+            groups.put(key, f);
+        }
+        f.add(a);
+    }
+
+    private void noteAnswered(Endpoint target, Endpoint client) {
+        Endpoint first = answeredFirst.putIfAbsent(target, client);
+        if (first != null && !first.equals(client)) {
+            answeredMore.put(target, Boolean.TRUE);
+        }
+    }
+
+    /** Whether {@code target} answered some client other than {@code client} with its own SYN-ACK. */
+    public boolean answersOthers(Endpoint target, Endpoint client) {
+        Endpoint first = answeredFirst.get(target);
+        return first != null && (!first.equals(client) || answeredMore.containsKey(target));
+    }
+
+    /**
+     * The findings, with unanswered groups split into dropped probes and plain no-response by what the
+     * whole capture showed, sorted by {@link #ORDER}.
+     */
+    public List<Finding> results(Rules.Context context) {
+        List<Finding> out = new ArrayList<>(groups.size());
+        for (Finding f : groups.values()) {
+            if (f.pattern() == Pattern.NO_RESPONSE || f.pattern() == Pattern.LB_PROBE_DROPPED) {
+                boolean probe = Rules.isDroppedProbe(f.distinctClientPorts(),
+                        context.answersOthers(f.target(), f.client()), context.isVip(f.client()));
+                f.reclassify(probe ? Pattern.LB_PROBE_DROPPED : Pattern.NO_RESPONSE);
+            }
+            out.add(f);
+        }
+        out.sort(ORDER);
+        return out;
+    }
+
+    /** Attempts not grouped because the bound on groups was reached, per pattern as first classified. */
+    public Map<Pattern, Long> overflow() {
+        Map<Pattern, Long> m = new EnumMap<>(Pattern.class);
+        overflow.forEach((p, o) -> m.put(p, o[0]));
+        return m;
+    }
+
+    public int groups() {
+        return groups.size();
+    }
+
+    @Override
+    public String toString() {
+        return Objects.toString(groups.size()) + " finding groups";
+    }
+}

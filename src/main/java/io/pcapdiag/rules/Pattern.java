@@ -1,0 +1,33 @@
+package io.pcapdiag.rules;
+
+/** The finding ids of DESIGN.md: a public contract, never renamed. Declared most specific first. */
+public enum Pattern {
+    VIP_LOCAL_REJECT("vip-local-reject", Severity.ERROR, "the node rejected a connection to a VIP it holds itself"),
+    NAT_BYPASS_REPLY("nat-bypass-reply", Severity.ERROR, "the reply came from the backend, not from the Service address that was dialed"),
+    LB_PROBE_DROPPED("lb-probe-dropped", Severity.ERROR, "load-balancer probes sourced from a VIP get no reply"),
+    CONNECTION_REFUSED("connection-refused", Severity.WARNING, "connection refused (RST)"),
+    ICMP_UNREACHABLE("icmp-unreachable", Severity.WARNING, "rejected with an ICMP error on the path"),
+    NO_RESPONSE("no-response", Severity.WARNING, "no response to the SYN");
+
+    private final String id;
+    private final Severity severity;
+    private final String title;
+
+    Pattern(String id, Severity severity, String title) {
+        this.id = id;
+        this.severity = severity;
+        this.title = title;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public Severity severity() {
+        return severity;
+    }
+
+    public String title() {
+        return title;
+    }
+}

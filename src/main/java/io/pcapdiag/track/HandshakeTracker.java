@@ -1,0 +1,254 @@
+package io.pcapdiag.track;
+
+import io.pcapdiag.capture.Frame;
+import io.pcapdiag.decode.PacketView;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * Pairs SYNs with their answers (DESIGN.md "Connection attempts"). Time is capture time: an attempt is
+ * decided {@link #LINGER_NANOS} after its last SYN, so late copies of its packets on other interfaces
+ * still find it. The table is bounded; the oldest attempt is evicted when it is full.
+ */
+public final class HandshakeTracker {
+    /** An attempt with no answer is unanswered once the capture went on this long after its SYN (DESIGN.md). */
+    public static final long LINGER_NANOS = 3_000_000_000L;
+    /**
+     * The same SYN seen again this much later is a retransmission; sooner, it is the same packet seen on
+     * another interface ({@code -i any} sees it on the veth and on the bridge within microseconds). Linux
+     * retransmits a SYN after 1 s, and no stack sooner than its 200 ms minimum RTO.
+     */
+    public static final long RETRANSMIT_GAP_NANOS = 150_000_000L;
+    /** How far back a seq-less ICMP quote (cut by a short snaplen) is matched by ports alone. */
+    private static final int QUOTE_SCAN_LIMIT = 4096;
+
+    private final AttemptTable table = new AttemptTable();
+    private final ArrayDeque<Attempt> queue = new ArrayDeque<>();
+    private final AttemptSink sink;
+    private final int maxOpen;
+    private final Set<Endpoint> answeringTargets = new HashSet<>();
+    private final Set<Endpoint> natTargets = new HashSet<>();
+    private long clock = Long.MIN_VALUE;
+
+    private long attempts;
+    private long evicted;
+    private long peakOpen;
+    private long unmatchedAnswers;
+
+    public HandshakeTracker(AttemptSink sink, int maxOpen) {
+        if (maxOpen < 1) {
+            throw new IllegalArgumentException("maxOpen must be positive");
+        }
+        this.sink = sink;
+        this.maxOpen = maxOpen;
+    }
+
+    /** Feeds one decoded packet. */
+    public void observe(Frame f, PacketView v) {
+        if (f.nanos > clock) {
+            clock = f.nanos;
+            expire(clock);
+        }
+        if (v.kind == PacketView.Kind.TCP) {
+            int flags = v.flags;
+            if ((flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) == PacketView.SYN) {
+                syn(f, v);
+            } else if ((flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) == (PacketView.SYN | PacketView.ACK)) {
+                synAck(f, v);
+            } else if ((flags & PacketView.RST) != 0) {
+                reset(f, v);
+            }
+        } else if (v.kind == PacketView.Kind.ICMP_ERROR && v.quotedProtocol == 6 && v.quotedHasPorts) {
+            icmp(f, v);
+        }
+    }
+
+    private void syn(Frame f, PacketView v) {
+        Attempt a = table.get(v.srcHi, v.srcLo, v.srcPort, v.seq);
+        if (a == null) {
+            if (table.size() >= maxOpen) {
+                evictOldest();
+            }
+            a = new Attempt(v.srcHi, v.srcLo, v.srcPort, v.seq, v.dstHi, v.dstLo, v.dstPort);
+            a.syn = new Sighting(f, v);
+            a.lastSynNanos = f.nanos;
+            a.expiresAt = f.nanos + LINGER_NANOS;
+            a.queuedExpiry = a.expiresAt;
+            table.put(a);
+            queue.addLast(a);
+            attempts++;
+            peakOpen = Math.max(peakOpen, table.size());
+            return;
+        }
+        if (!a.isTarget(v.dstHi, v.dstLo, v.dstPort)) {
+            if (a.natCopy == null) {
+                a.natCopy = new Sighting(f, v);
+                natTargets.add(a.target());
+            }
+        } else if (f.nanos - a.lastSynNanos >= RETRANSMIT_GAP_NANOS) {
+            a.retransmissions++;
+            a.lastSynNanos = f.nanos;
+            a.expiresAt = Math.max(a.expiresAt, f.nanos + LINGER_NANOS);
+        }
+    }
+
+    private void synAck(Frame f, PacketView v) {
+        Attempt a = table.get(v.dstHi, v.dstLo, v.dstPort, v.ack - 1);
+        if (a == null) {
+            unmatchedAnswers++;
+            return;
+        }
+        if (a.isTarget(v.srcHi, v.srcLo, v.srcPort)) {
+            if (!a.answeredByTarget) {
+                a.answeredByTarget = true;
+                a.answeredNanos = f.nanos;
+                answeringTargets.add(a.target());
+            }
+        } else if (a.otherSynAck == null) {
+            a.otherSynAck = new Sighting(f, v);
+        }
+    }
+
+    private void reset(Frame f, PacketView v) {
+        // A RST answering the SYN carries ACK = ISN+1 (RFC 9293 3.10.7.1, "reset generation").
+        if ((v.flags & PacketView.ACK) != 0) {
+            Attempt a = table.get(v.dstHi, v.dstLo, v.dstPort, v.ack - 1);
+            if (a != null) {
+                if (a.reset == null || (!a.isTarget(a.reset.srcHi, a.reset.srcLo, a.reset.srcPort)
+                        && a.isTarget(v.srcHi, v.srcLo, v.srcPort))) {
+                    a.reset = new Sighting(f, v);
+                }
+                return;
+            }
+        }
+        // The client refusing a SYN-ACK it has no socket for answers with SEQ = the SYN-ACK's ACK = ISN+1.
+        Attempt a = table.get(v.srcHi, v.srcLo, v.srcPort, v.seq - 1);
+        if (a != null) {
+            if (a.clientReset == null) {
+                a.clientReset = new Sighting(f, v);
+            }
+            return;
+        }
+        if ((v.flags & PacketView.ACK) != 0) {
+            unmatchedAnswers++;
+        }
+    }
+
+    private void icmp(Frame f, PacketView v) {
+        Attempt a = v.quotedHasSeq
+                ? table.get(v.quotedSrcHi, v.quotedSrcLo, v.quotedSrcPort, v.quotedSeq)
+                : byPorts(v);
+        if (a == null) {
+            unmatchedAnswers++;
+            return;
+        }
+        if (a.icmp == null) {
+            a.icmp = new Sighting(f, v);
+        }
+    }
+
+    /** The newest open attempt from the quoted client:port to the quoted destination port. */
+    private Attempt byPorts(PacketView v) {
+        Iterator<Attempt> it = queue.descendingIterator();
+        for (int i = 0; i < QUOTE_SCAN_LIMIT && it.hasNext(); i++) {
+            Attempt a = it.next();
+            if (a.clientPort == v.quotedSrcPort && a.clientLo == v.quotedSrcLo && a.clientHi == v.quotedSrcHi
+                    && (a.targetPort == v.quotedDstPort || (a.natCopy != null && a.natCopy.dstPort == v.quotedDstPort))) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    private void expire(long now) {
+        while (!queue.isEmpty()) {
+            Attempt head = queue.peekFirst();
+            if (head.expiresAt <= now) {
+                queue.pollFirst();
+                decide(head, now);
+            } else if (head.queuedExpiry <= now) {
+                // Retransmitted since it was queued: requeue at its new expiry.
+                queue.pollFirst();
+                head.queuedExpiry = head.expiresAt;
+                queue.addLast(head);
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void evictOldest() {
+        Attempt oldest = queue.pollFirst();
+        oldest.evicted = true;
+        evicted++;
+        decide(oldest, clock);
+    }
+
+    private void decide(Attempt a, long now) {
+        table.remove(a);
+        a.outcome = outcomeOf(a, now);
+        sink.decided(a);
+    }
+
+    static Outcome outcomeOf(Attempt a, long now) {
+        if (a.answeredByTarget) {
+            return Outcome.ANSWERED;
+        }
+        if (a.otherSynAck != null) {
+            return Outcome.BYPASSED;
+        }
+        if (a.reset != null) {
+            return Outcome.REFUSED;
+        }
+        if (a.icmp != null) {
+            return Outcome.REJECTED;
+        }
+        if (a.evicted) {
+            return Outcome.EVICTED;
+        }
+        return a.retransmissions > 0 || now - a.syn.nanos >= LINGER_NANOS ? Outcome.UNANSWERED : Outcome.PENDING;
+    }
+
+    /** The capture ended: decide every open attempt, as of the last packet's time. */
+    public void finish() {
+        while (!queue.isEmpty()) {
+            decide(queue.pollFirst(), clock);
+        }
+    }
+
+    /** Targets that answered at least one attempt with their own SYN-ACK. */
+    public Set<Endpoint> answeringTargets() {
+        return answeringTargets;
+    }
+
+    /** Targets whose SYNs were seen DNAT'ed to another destination: service addresses (VIPs). */
+    public Set<Endpoint> natTargets() {
+        return natTargets;
+    }
+
+    public long attempts() {
+        return attempts;
+    }
+
+    public long evicted() {
+        return evicted;
+    }
+
+    public long peakOpen() {
+        return peakOpen;
+    }
+
+    public int open() {
+        return table.size();
+    }
+
+    public long unmatchedAnswers() {
+        return unmatchedAnswers;
+    }
+
+    public int maxOpen() {
+        return maxOpen;
+    }
+}

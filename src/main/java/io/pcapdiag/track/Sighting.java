@@ -1,0 +1,78 @@
+package io.pcapdiag.track;
+
+import io.pcapdiag.capture.Capture;
+import io.pcapdiag.capture.Frame;
+import io.pcapdiag.decode.PacketView;
+
+/**
+ * One evidence packet, kept as decoded fields (never bytes) so that a finding can cite it: where it was
+ * captured, when, and enough of its headers for a tcpdump-style line.
+ */
+public final class Sighting {
+    public final Capture capture;
+    public final String interfaceName;
+    public final long frame;
+    public final long nanos;
+    public final int ipVersion;
+    public final long srcHi;
+    public final long srcLo;
+    public final long dstHi;
+    public final long dstLo;
+    public final int ttl;
+    public final boolean hasSrcMac;
+    public final boolean hasDstMac;
+    public final long srcMac;
+    public final long dstMac;
+    /** TCP: ports, flags, seq/ack, window, payload length. ICMP: type/code and the quoted destination. */
+    public final boolean icmp;
+    public final int srcPort;
+    public final int dstPort;
+    public final int flags;
+    public final int seq;
+    public final int ack;
+    public final int window;
+    public final int length;
+    public final int icmpType;
+    public final int icmpCode;
+    public final long quotedDstHi;
+    public final long quotedDstLo;
+    public final int quotedDstPort;
+
+    public Sighting(Frame f, PacketView v) {
+        capture = f.capture;
+        interfaceName = f.interfaceName;
+        frame = f.number;
+        nanos = f.nanos;
+        ipVersion = v.ipVersion;
+        srcHi = v.srcHi;
+        srcLo = v.srcLo;
+        dstHi = v.dstHi;
+        dstLo = v.dstLo;
+        ttl = v.ttl;
+        hasSrcMac = v.hasSrcMac;
+        hasDstMac = v.hasDstMac;
+        srcMac = v.srcMac;
+        dstMac = v.dstMac;
+        icmp = v.kind == PacketView.Kind.ICMP_ERROR;
+        srcPort = icmp ? 0 : v.srcPort;
+        dstPort = icmp ? 0 : v.dstPort;
+        flags = icmp ? 0 : v.flags;
+        seq = v.seq;
+        ack = v.ack;
+        window = v.window;
+        length = icmp ? v.ipPayloadLength : v.tcpPayloadLength;
+        icmpType = v.icmpType;
+        icmpCode = v.icmpCode;
+        quotedDstHi = v.quotedDstHi;
+        quotedDstLo = v.quotedDstLo;
+        quotedDstPort = v.quotedHasPorts ? v.quotedDstPort : -1;
+    }
+
+    public Endpoint source() {
+        return icmp ? Endpoint.address(srcHi, srcLo) : new Endpoint(srcHi, srcLo, srcPort);
+    }
+
+    public Endpoint destination() {
+        return icmp ? Endpoint.address(dstHi, dstLo) : new Endpoint(dstHi, dstLo, dstPort);
+    }
+}
