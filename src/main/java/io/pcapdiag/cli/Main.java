@@ -1,2 +1,78 @@
 package io.pcapdiag.cli;
-public final class Main { public static void main(String[] a) { } }
+
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Entry point: {@code pcapdiag analyze ...}. */
+@Command(name = "pcapdiag", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Node-level packet-capture analyzer for Kubernetes: pairs every TCP SYN with what answered it "
+                + "and names what Kubernetes service networking did wrong.",
+        subcommands = {AnalyzeCommand.class, CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:analysed; no finding at or above --fail-on",
+            "1:findings at or above --fail-on SEVERITY",
+            "2:usage error",
+            "3:no input could be read",
+            "4:internal error (a bug: rerun with -v and report the stack trace)"})
+public final class Main implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: analyze");
+    }
+
+    public static void main(String[] args) {
+        Locale.setDefault(Locale.ROOT);
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(new PrintStream(System.out, false, StandardCharsets.UTF_8),
+                StandardCharsets.UTF_8), false);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        int code = run(args, out, err);
+        out.flush();
+        err.flush();
+        System.exit(code);
+    }
+
+    /** Runs the CLI with the given writers: what tests call in-process. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            boolean verbose = parseResult.subcommand() != null
+                    && parseResult.subcommand().hasMatchedOption("-v");
+            if (ex instanceof IllegalArgumentException) {
+                commandLine.getErr().println("pcapdiag: " + ex.getMessage());
+                return ExitCodes.USAGE;
+            }
+            commandLine.getErr().println("pcapdiag: " + ex);
+            if (verbose) {
+                ex.printStackTrace(commandLine.getErr());
+            } else {
+                commandLine.getErr().println("pcapdiag: run with -v for the stack trace");
+            }
+            return ExitCodes.INTERNAL;
+        });
+        cl.setExitCodeExceptionMapper(ex -> ExitCodes.USAGE);
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    /** Version from the jar manifest, or "dev" when run from classes. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"pcapdiag " + (v == null ? "dev" : v)};
+        }
+    }
+}

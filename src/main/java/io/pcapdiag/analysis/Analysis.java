@@ -1,0 +1,244 @@
+package io.pcapdiag.analysis;
+
+import io.pcapdiag.capture.Capture;
+import io.pcapdiag.capture.CaptureException;
+import io.pcapdiag.capture.Frame;
+import io.pcapdiag.capture.FrameSource;
+import io.pcapdiag.decode.Decoder;
+import io.pcapdiag.decode.PacketView;
+import io.pcapdiag.rules.Findings;
+import io.pcapdiag.rules.Rules;
+import io.pcapdiag.track.Attempt;
+import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.track.HandshakeTracker;
+import io.pcapdiag.track.Outcome;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * One analysis: frames in, a {@link Result} out. Offline it reads captures merged by timestamp; live
+ * capture feeds frames through {@link #feed} and asks for results whenever it reports.
+ */
+public final class Analysis {
+    /**
+     * Bounds and context.
+     *
+     * @param maxOpen     attempts the tracker holds at once before evicting the oldest
+     * @param maxFindings finding groups kept; attempts past it are counted per pattern
+     * @param vips        addresses known to be LoadBalancer ingress IPs ({@code --lb-ip})
+     */
+    public record Options(int maxOpen, int maxFindings, Set<Endpoint> vips) {
+        public static final int DEFAULT_MAX_OPEN = 1 << 20;
+        public static final int DEFAULT_MAX_FINDINGS = 100_000;
+
+        public static Options defaults() {
+            return new Options(DEFAULT_MAX_OPEN, DEFAULT_MAX_FINDINGS, Set.of());
+        }
+    }
+
+    private final Decoder decoder = new Decoder();
+    private final PacketView view = new PacketView();
+    private final Findings findings;
+    private final HandshakeTracker tracker;
+    private final Set<Endpoint> vips;
+    private final Set<Endpoint> rejectingVips = new HashSet<>();
+    private final List<CaptureSummary> summaries = new ArrayList<>();
+    private final EnumMap<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
+    private Consumer<Attempt> decidedListener = a -> { };
+
+    public Analysis(Options options) {
+        this.findings = new Findings(options.maxFindings());
+        this.tracker = new HandshakeTracker(this::decided, options.maxOpen());
+        this.vips = Set.copyOf(options.vips());
+        for (Outcome o : Outcome.values()) {
+            outcomes.put(o, 0L);
+        }
+    }
+
+    /** Called with every attempt as soon as the tracker decides it (live mode streams from here). */
+    public void onDecided(Consumer<Attempt> listener) {
+        this.decidedListener = listener;
+    }
+
+    /** Registers an input; frames must carry this capture. Returns its summary to fill. */
+    public CaptureSummary register(Capture capture) {
+        while (summaries.size() <= capture.index()) {
+            summaries.add(null);
+        }
+        CaptureSummary s = new CaptureSummary(capture);
+        summaries.set(capture.index(), s);
+        return s;
+    }
+
+    public CaptureSummary summary(Capture capture) {
+        return summaries.get(capture.index());
+    }
+
+    /** Decodes one frame and feeds the tracker. The frame's bytes are not kept. */
+    public void feed(Frame f, CaptureSummary s) {
+        s.packets++;
+        if (f.nanos < s.firstNanos) {
+            s.firstNanos = f.nanos;
+        }
+        if (f.nanos > s.lastNanos) {
+            s.lastNanos = f.nanos;
+        }
+        if (f.linkType != s.lastLinkType) {
+            s.lastLinkType = f.linkType;
+            s.linkTypes.add(f.linkType);
+        }
+        PacketView v = view;
+        switch (decoder.decode(f, v)) {
+            case TCP -> s.tcp++;
+            case ICMP_ERROR -> s.icmpErrors++;
+            case OTHER -> s.other++;
+            case UNDECODABLE -> { }
+        }
+        if (v.weird != null) {
+            if (v.truncated) {
+                s.truncated++;
+            } else {
+                s.malformed++;
+            }
+            s.weirds.merge(v.weird, 1L, Long::sum);
+        }
+        tracker.observe(f, v);
+    }
+
+    private void decided(Attempt a) {
+        outcomes.merge(a.outcome(), 1L, Long::sum);
+        summaries.get(a.syn().capture.index()).outcomes.merge(a.outcome(), 1L, Long::sum);
+        findings.decided(a);
+        if (a.outcome() == Outcome.REJECTED && a.icmp().source().sameAddress(a.target())) {
+            rejectingVips.add(a.target().withoutPort());
+        }
+        decidedListener.accept(a);
+    }
+
+    /**
+     * Reads every capture, merged in timestamp order, reporting problems through {@code errors} as one
+     * line each; a capture that fails does not stop the others.
+     */
+    public void read(List<Capture> captures, Reader reader, Consumer<String> errors) {
+        List<Open> open = new ArrayList<>();
+        for (Capture c : captures) {
+            CaptureSummary s = register(c);
+            try {
+                FrameSource src = reader.open(c);
+                s.opened = true;
+                src.onProblem(e -> {
+                    s.errors.add(e.oneLine());
+                    errors.accept(e.oneLine());
+                });
+                open.add(new Open(src, s));
+            } catch (CaptureException e) {
+                s.errors.add(e.oneLine());
+                errors.accept(e.oneLine());
+            }
+        }
+        if (open.size() == 1) {
+            Open o = open.get(0);
+            try {
+                for (Frame f = o.next(errors); f != null; f = o.next(errors)) {
+                    feed(f, o.summary);
+                }
+            } finally {
+                o.close();
+            }
+            return;
+        }
+        PriorityQueue<Open> heads = new PriorityQueue<>((x, y) -> Long.compare(x.frame.nanos, y.frame.nanos));
+        for (Open o : open) {
+            if (o.advance(errors)) {
+                heads.add(o);
+            }
+        }
+        while (!heads.isEmpty()) {
+            Open o = heads.poll();
+            feed(o.frame, o.summary);
+            if (o.advance(errors)) {
+                heads.add(o);
+            }
+        }
+    }
+
+    /** Decides what is still open as of the last packet: end of capture. */
+    public Result finish() {
+        tracker.finish();
+        return result();
+    }
+
+    /** The findings so far (live mode reports these periodically without ending the capture). */
+    public Result result() {
+        Rules.Context context = new Rules.Context() {
+            @Override
+            public boolean answersOthers(Endpoint target, Endpoint client) {
+                return findings.answersOthers(target, client);
+            }
+
+            @Override
+            public boolean isVip(Endpoint address) {
+                Endpoint a = address.withoutPort();
+                return vips.contains(a) || rejectingVips.contains(a)
+                        || tracker.natTargets().stream().anyMatch(t -> t.sameAddress(a));
+            }
+        };
+        List<CaptureSummary> caps = new ArrayList<>();
+        for (CaptureSummary s : summaries) {
+            if (s != null) {
+                caps.add(s);
+            }
+        }
+        return new Result(caps, findings.results(context), findings.overflow(), Map.copyOf(outcomes),
+                new Result.TrackerStats(tracker.attempts(), tracker.evicted(), tracker.peakOpen(), tracker.maxOpen(),
+                        tracker.unmatchedAnswers()));
+    }
+
+    /** An open source and its current frame. */
+    private static final class Open {
+        final FrameSource source;
+        final CaptureSummary summary;
+        Frame frame;
+
+        Open(FrameSource source, CaptureSummary summary) {
+            this.source = source;
+            this.summary = summary;
+        }
+
+        Frame next(Consumer<String> errors) {
+            try {
+                frame = source.next();
+            } catch (CaptureException e) {
+                summary.errors.add(e.oneLine());
+                errors.accept(e.oneLine());
+                frame = null;
+            }
+            summary.read = source.stats();
+            return frame;
+        }
+
+        boolean advance(Consumer<String> errors) {
+            if (next(errors) == null) {
+                close();
+                return false;
+            }
+            return true;
+        }
+
+        void close() {
+            summary.read = source.stats();
+            try {
+                source.close();
+            } catch (IOException ignored) {
+                // Everything was read; a failing close loses nothing.
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.pcapdiag.analysis;
+
+import io.pcapdiag.rules.Finding;
+import io.pcapdiag.rules.Pattern;
+import io.pcapdiag.track.Outcome;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything the reporters need, and nothing they must compute.
+ *
+ * @param captures     per input, in command-line order
+ * @param findings     sorted most severe first
+ * @param overflow     attempts not grouped into a finding because the bound on findings was reached
+ * @param outcomes     attempts by outcome over all captures
+ * @param tracker      the tracker's bound and what it had to evict
+ */
+public record Result(List<CaptureSummary> captures, List<Finding> findings, Map<Pattern, Long> overflow,
+                     Map<Outcome, Long> outcomes, TrackerStats tracker) {
+
+    /** The table's bound and use; evictions mean some attempts were not judged. */
+    public record TrackerStats(long attempts, long evicted, long peakOpen, int maxOpen, long unmatchedAnswers) {
+    }
+
+    /** True when no input could be read at all. */
+    public boolean nothingRead() {
+        return captures.stream().noneMatch(CaptureSummary::opened);
+    }
+}

@@ -1,0 +1,54 @@
+package io.pcapdiag.cli;
+
+import io.pcapdiag.analysis.Analysis;
+import io.pcapdiag.decode.Ip;
+import io.pcapdiag.rules.Severity;
+import io.pcapdiag.track.Endpoint;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import picocli.CommandLine.Option;
+
+/** Options shared by offline and live analysis: bounds, cluster context, CI gating. */
+public final class AnalysisOptions {
+    @Option(names = "--lb-ip", paramLabel = "IP", split = ",",
+            description = "A LoadBalancer ingress IP of the cluster (repeatable): probes sourced from it are recognised even "
+                    + "when the capture shows nothing else of it.")
+    List<String> lbIps = new ArrayList<>();
+
+    @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "none",
+            description = "Exit 1 when a finding is at least this severe: warning, error or none (default: ${DEFAULT-VALUE}).")
+    String failOn;
+
+    @Option(names = "--max-open", paramLabel = "N", defaultValue = "" + Analysis.Options.DEFAULT_MAX_OPEN,
+            description = "Attempts tracked at once; past it the oldest is evicted and counted (default: ${DEFAULT-VALUE}).")
+    int maxOpen;
+
+    @Option(names = "--max-findings", paramLabel = "N", defaultValue = "50",
+            description = "Findings printed in full (default: ${DEFAULT-VALUE}); the rest are counted. JSON lists up to "
+                    + Analysis.Options.DEFAULT_MAX_FINDINGS + ".")
+    int maxFindings;
+
+    Analysis.Options toOptions() {
+        Set<Endpoint> vips = new LinkedHashSet<>();
+        for (String ip : lbIps) {
+            long[] a = Ip.parse(ip);
+            vips.add(Endpoint.address(a[0], a[1]));
+        }
+        if (maxOpen < 1) {
+            throw new IllegalArgumentException("--max-open must be at least 1");
+        }
+        return new Analysis.Options(maxOpen, Analysis.Options.DEFAULT_MAX_FINDINGS, vips);
+    }
+
+    /** The threshold, or null for none. */
+    Severity failOnSeverity() {
+        return switch (failOn.toLowerCase(java.util.Locale.ROOT)) {
+            case "none" -> null;
+            case "warning" -> Severity.WARNING;
+            case "error" -> Severity.ERROR;
+            default -> throw new IllegalArgumentException("--fail-on takes warning, error or none, not '" + failOn + "'");
+        };
+    }
+}

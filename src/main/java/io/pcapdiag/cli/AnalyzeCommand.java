@@ -1,0 +1,96 @@
+package io.pcapdiag.cli;
+
+import io.pcapdiag.analysis.Analysis;
+import io.pcapdiag.analysis.Reader;
+import io.pcapdiag.analysis.Result;
+import io.pcapdiag.capture.Capture;
+import io.pcapdiag.report.JsonReport;
+import io.pcapdiag.report.TextReport;
+import io.pcapdiag.rules.Finding;
+import io.pcapdiag.rules.Severity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code pcapdiag analyze CAPTURE...}: read saved captures, pair every SYN, report what Kubernetes did wrong. */
+@Command(name = "analyze", sortOptions = false,
+        description = {
+            "Pair every TCP SYN in the captures with what answered it and name the Kubernetes service-networking failure.",
+            "Captures are pcap or pcapng (also gzip-compressed) from tcpdump, dumpcap or Wireshark; several are merged in time order."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:analysed; no finding at or above --fail-on",
+            "1:findings at or above --fail-on SEVERITY",
+            "2:usage error",
+            "3:no input could be read",
+            "4:internal error (a bug: rerun with -v and report the stack trace)"})
+public final class AnalyzeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Mixin
+    AnalysisOptions analysis;
+
+    @Parameters(arity = "1..*", paramLabel = "CAPTURE", description = "pcap/pcapng files; - reads stdin.")
+    List<String> files;
+
+    @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
+            description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    Format format;
+
+    @Option(names = "--reader", defaultValue = "builtin", paramLabel = "READER",
+            description = "Capture reader: builtin (fast, no native code) or pcap4j (libpcap; must be installed) (default: ${DEFAULT-VALUE}).")
+    String reader;
+
+    /** Report formats. */
+    public enum Format { text, json }
+
+    @Override
+    public Integer call() {
+        Reader r = switch (reader) {
+            case "builtin" -> Reader.BUILTIN;
+            case "pcap4j" -> Reader.PCAP4J;
+            default -> throw new IllegalArgumentException("--reader takes builtin or pcap4j, not '" + reader + "'");
+        };
+        Severity failOn = analysis.failOnSeverity();
+        if (files.stream().filter("-"::equals).count() > 1) {
+            throw new IllegalArgumentException("stdin (-) can be read only once");
+        }
+        List<Capture> captures = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            captures.add(new Capture(i, files.get(i)));
+        }
+        Analysis a = new Analysis(analysis.toOptions());
+        var err = spec.commandLine().getErr();
+        a.read(captures, r, line -> {
+            err.println("pcapdiag: " + line);
+            err.flush();
+        });
+        Result result = a.finish();
+        var out = spec.commandLine().getOut();
+        if (format == Format.json) {
+            new JsonReport(Analysis.Options.DEFAULT_MAX_FINDINGS).write(result, out);
+        } else {
+            new TextReport(common.useColor(), analysis.maxFindings).write(result, out);
+        }
+        if (result.nothingRead()) {
+            return ExitCodes.NO_INPUT;
+        }
+        if (failOn != null) {
+            for (Finding f : result.findings()) {
+                if (f.severity().compareTo(failOn) >= 0) {
+                    return ExitCodes.FINDINGS;
+                }
+            }
+        }
+        return ExitCodes.OK;
+    }
+}
