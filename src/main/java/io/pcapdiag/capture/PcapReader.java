@@ -40,6 +40,12 @@ final class PcapReader extends AbstractFileSource {
         bigEndian = magic == be;
         nanos = magic == MAGIC_NS;
         recordHeader = magic == MAGIC_KUZNETZOV ? 24 : 16;
+        int major = Bytes.u16(b, p + 4, bigEndian);
+        int minor = Bytes.u16(b, p + 6, bigEndian);
+        if (major != 2) {
+            // libpcap refuses these too: 1.x is pre-1990s and lays records out differently.
+            throw corrupt(4, "unsupported pcap version " + major + "." + minor + " (expected 2.x)");
+        }
         snaplen = Bytes.i32(b, p + 16, bigEndian);
         // Upper bits of the link-type field carry FCS information, not the link type.
         linkType = Bytes.i32(b, p + 20, bigEndian) & 0xffff;

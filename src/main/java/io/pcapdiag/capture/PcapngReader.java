@@ -74,6 +74,20 @@ final class PcapngReader extends AbstractFileSource {
                                 "section header byte-order magic 0x%08x is neither 0x1a2b3c4d nor its reverse", bom));
                     }
                     type = SHB;
+                    if (in.ensure(16)) {
+                        int major = Bytes.u16(in.buf, in.pos + 12, bigEndian);
+                        int minor = Bytes.u16(in.buf, in.pos + 14, bigEndian);
+                        if (major != 1) {
+                            // libpcap refuses other major versions: the block layout is not known.
+                            stats.skippedRecords++;
+                            long rest = in.drain();
+                            stats.skippedBytes += rest;
+                            throw corrupt(start + 12, "unsupported pcapng version " + major + "." + minor
+                                    + " (expected 1.x); the remaining " + rest + " bytes were skipped");
+                        }
+                    }
+                    b = in.buf;
+                    p = in.pos;
                 }
                 long blockLen = Bytes.u32(b, p + 4, bigEndian);
                 if (blockLen < 12 || blockLen % 4 != 0 || blockLen > MAX_BLOCK) {
