@@ -1,0 +1,59 @@
+package io.pcapdiag.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Golden files, as tcpdump's TESTLIST and Zeek's btest baselines do it: the real CLI runs in-process over
+ * every capture in captures/ and its text and JSON reports must equal the files beside the capture.
+ * Regenerate with {@code scripts/test --regenerate} (a diff of a golden is reviewed like code).
+ */
+class GoldenTest {
+    private static final boolean REGENERATE = Boolean.getBoolean("pcapdiag.regenerate");
+
+    static List<String> captures() throws IOException {
+        return Captures.names();
+    }
+
+    @Test
+    void thereAreRegressionCaptures() throws IOException {
+        assertFalse(captures().isEmpty(), "captures/ holds no capture");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("captures")
+    void textReportEqualsGolden(String name) throws IOException {
+        CliRun r = CliRun.of("analyze", "--color", "never", Captures.arg(name));
+        assertEquals("", r.err(), "stderr");
+        assertEquals(ExitCodes.OK, r.code());
+        compare(Captures.golden(name, "txt"), r.out());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("captures")
+    void jsonReportEqualsGolden(String name) throws IOException {
+        CliRun r = CliRun.of("analyze", "--format", "json", Captures.arg(name));
+        assertEquals("", r.err(), "stderr");
+        assertEquals(ExitCodes.OK, r.code());
+        compare(Captures.golden(name, "json"), r.out());
+    }
+
+    private static void compare(Path golden, String actual) throws IOException {
+        if (REGENERATE) {
+            Files.writeString(golden, actual, StandardCharsets.UTF_8);
+            return;
+        }
+        assertTrue(Files.exists(golden), golden + " is missing: run scripts/test --regenerate and review the new file");
+        assertEquals(Files.readString(golden, StandardCharsets.UTF_8), actual, "differs from " + golden);
+    }
+}
