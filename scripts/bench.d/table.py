@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Turn the benchmark's raw measurements into the summary table.
+
+usage: table.py RAW.tsv
+
+RAW.tsv rows (tab-separated):
+  trace  <name> <file> <packets> <bytes>
+  run    <name> <tool> <wall seconds> <peak RSS KiB> <exit status>
+  note   <name> <text>
+Medians over the runs of each (trace, tool); ratios are pcapdiag's median wall time against each
+other tool's on the same trace.
+"""
+import statistics
+import sys
+
+
+def ratio(pcapdiag, other):
+    if pcapdiag is None or other is None or pcapdiag <= 0 or other <= 0:
+        return ""
+    r = pcapdiag / other
+    if 0.95 <= r <= 1.05:
+        return "about the same"
+    return f"{r:.1f}x slower" if r > 1 else f"{1 / r:.1f}x faster"
+
+
+def main(argv):
+    traces, runs, notes, order = {}, {}, {}, []
+    with open(argv[1], encoding="utf-8") as f:
+        for line in f:
+            cols = line.rstrip("\n").split("\t")
+            if cols[0] == "trace":
+                traces[cols[1]] = (cols[2], int(cols[3]), int(cols[4]))
+                order.append(cols[1])
+            elif cols[0] == "run":
+                runs.setdefault(cols[1], {}).setdefault(cols[2], []).append(
+                    (float(cols[3]), int(cols[4]), int(cols[5])))
+            elif cols[0] == "note":
+                notes.setdefault(cols[1], []).append(cols[2])
+
+    header = f"{'trace':<14} {'packets':>11} {'MB':>8}  {'tool':<20} {'runs':>4} {'wall s':>8} {'RSS MB':>8}  pcapdiag vs tool"
+    print(header)
+    print("-" * len(header))
+    for name in order:
+        _, packets, size = traces[name]
+        tools = runs.get(name, {})
+        med = {}
+        for tool, rs in tools.items():
+            ok = [r for r in rs if r[2] in ((0, 1) if tool.startswith("pcapdiag") else (0,))]
+            med[tool] = (statistics.median(r[0] for r in rs), statistics.median(r[1] for r in rs) / 1024,
+                         len(rs), len(ok) == len(rs))
+        base = med.get("pcapdiag", (None,))[0]
+        first = True
+        for tool in tools:
+            wall, rss, n, ok = med[tool]
+            lead = f"{name:<14} {packets:>11,} {size / 1e6:>8.1f}" if first else " " * 35
+            vs = "" if tool == "pcapdiag" else ratio(base, wall)
+            flag = "" if ok else "  [FAILED RUN]"
+            print(f"{lead}  {tool:<20} {n:>4} {wall:>8.3f} {rss:>8.1f}  {vs}{flag}")
+            first = False
+        if "pcapdiag" in med and packets >= 10_000:
+            mbps = size / 1e6 / med["pcapdiag"][0] if med["pcapdiag"][0] > 0 else 0
+            print(" " * 37 + f"pcapdiag throughput {mbps:,.0f} MB/s, "
+                  f"{packets / med['pcapdiag'][0] / 1e6:,.2f} M packets/s")
+        for n in notes.get(name, []):
+            print(" " * 37 + n)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
