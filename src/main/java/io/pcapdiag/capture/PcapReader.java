@@ -46,10 +46,13 @@ final class PcapReader extends AbstractFileSource {
             // libpcap refuses these too: 1.x is pre-1990s and lays records out differently.
             throw corrupt(4, "unsupported pcap version " + major + "." + minor + " (expected 2.x)");
         }
-        snaplen = Bytes.i32(b, p + 16, bigEndian);
+        int headerSnaplen = Bytes.i32(b, p + 16, bigEndian);
+        // libpcap (pcap_adjust_snapshot): a snaplen of 0 or beyond the link type's maximum means that
+        // maximum. Trusting a larger one would let a corrupt record length near 2^31 through.
+        snaplen = headerSnaplen > 0 && headerSnaplen <= MAX_RECORD ? headerSnaplen : MAX_RECORD;
         // Upper bits of the link-type field carry FCS information, not the link type.
         linkType = Bytes.i32(b, p + 20, bigEndian) & 0xffff;
-        maxRecord = Math.max(MAX_RECORD, snaplen > 0 ? snaplen : 0);
+        maxRecord = MAX_RECORD;
         in.pos += FILE_HEADER;
         frame.linkType = linkType;
     }
