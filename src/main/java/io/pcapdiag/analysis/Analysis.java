@@ -6,6 +6,7 @@ import io.pcapdiag.capture.Frame;
 import io.pcapdiag.capture.FrameSource;
 import io.pcapdiag.decode.Decoder;
 import io.pcapdiag.decode.PacketView;
+import io.pcapdiag.decode.Prefilter;
 import io.pcapdiag.rules.Findings;
 import io.pcapdiag.rules.Rules;
 import io.pcapdiag.track.Attempt;
@@ -50,16 +51,13 @@ public final class Analysis {
     private final Set<Endpoint> vips;
     private final Set<Endpoint> rejectingVips = new HashSet<>();
     private final List<CaptureSummary> summaries = new ArrayList<>();
-    private final EnumMap<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
+    private final long[] outcomes = new long[Outcome.values().length];
     private Consumer<Attempt> decidedListener = a -> { };
 
     public Analysis(Options options) {
         this.findings = new Findings(options.maxFindings());
         this.tracker = new HandshakeTracker(this::decided, options.maxOpen());
         this.vips = Set.copyOf(options.vips());
-        for (Outcome o : Outcome.values()) {
-            outcomes.put(o, 0L);
-        }
     }
 
     /** Called with every attempt as soon as the tracker decides it (live mode streams from here). */
@@ -94,6 +92,11 @@ public final class Analysis {
             s.lastLinkType = f.linkType;
             s.linkTypes.add(f.linkType);
         }
+        if (Prefilter.plainSegment(f)) {
+            s.tcp++;
+            tracker.advanceClock(f.nanos);
+            return;
+        }
         PacketView v = view;
         switch (decoder.decode(f, v)) {
             case TCP -> s.tcp++;
@@ -113,8 +116,8 @@ public final class Analysis {
     }
 
     private void decided(Attempt a) {
-        outcomes.merge(a.outcome(), 1L, Long::sum);
-        summaries.get(a.syn().capture.index()).outcomes.merge(a.outcome(), 1L, Long::sum);
+        outcomes[a.outcome().ordinal()]++;
+        summaries.get(a.syn().capture.index()).outcomes[a.outcome().ordinal()]++;
         findings.decided(a);
         if (a.outcome() == Outcome.REJECTED && a.icmp().source().sameAddress(a.target())) {
             rejectingVips.add(a.target().withoutPort());
@@ -196,9 +199,17 @@ public final class Analysis {
                 caps.add(s);
             }
         }
-        return new Result(caps, findings.results(context), findings.overflow(), Map.copyOf(outcomes),
+        return new Result(caps, findings.results(context), findings.overflow(), counts(outcomes),
                 new Result.TrackerStats(tracker.attempts(), tracker.evicted(), tracker.peakOpen(), tracker.maxOpen(),
                         tracker.unmatchedAnswers()));
+    }
+
+    static Map<Outcome, Long> counts(long[] byOrdinal) {
+        EnumMap<Outcome, Long> m = new EnumMap<>(Outcome.class);
+        for (Outcome o : Outcome.values()) {
+            m.put(o, byOrdinal[o.ordinal()]);
+        }
+        return m;
     }
 
     /** An open source and its current frame. */

@@ -4,7 +4,6 @@ import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.ReadStats;
 import io.pcapdiag.track.Outcome;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,16 +23,13 @@ public final class CaptureSummary {
     int lastLinkType = -1;
     final TreeSet<Integer> linkTypes = new TreeSet<>();
     final TreeMap<String, Long> weirds = new TreeMap<>();
-    final EnumMap<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
+    final long[] outcomes = new long[Outcome.values().length];
     final List<String> errors = new ArrayList<>();
     boolean opened;
     ReadStats read = new ReadStats();
 
     CaptureSummary(Capture capture) {
         this.capture = capture;
-        for (Outcome o : Outcome.values()) {
-            outcomes.put(o, 0L);
-        }
     }
 
     public Capture capture() {
@@ -102,11 +98,15 @@ public final class CaptureSummary {
     }
 
     public Map<Outcome, Long> outcomes() {
-        return outcomes;
+        return Analysis.counts(outcomes);
     }
 
     public long attempts() {
-        return outcomes.values().stream().mapToLong(Long::longValue).sum();
+        long n = 0;
+        for (long c : outcomes) {
+            n += c;
+        }
+        return n;
     }
 
     /** The one-line errors reported while reading this capture, in order. */

@@ -1,21 +1,12 @@
 package io.pcapdiag.capture;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /**
  * Unchecked multi-byte reads from a byte array. Callers check bounds first: the file readers against
- * what they buffered, the decoder against the captured length.
+ * what they buffered, the decoder against the captured length. Plain shifts rather than VarHandle
+ * views: both JIT tiers compile these to tight code, while C1 (which short runs live in) does not
+ * intrinsify VarHandle access.
  */
 public final class Bytes {
-    private static final VarHandle I16_BE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle I16_LE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle I32_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle I32_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle I64_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    private static final VarHandle I64_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
     private Bytes() {
     }
 
@@ -24,19 +15,23 @@ public final class Bytes {
     }
 
     public static int u16(byte[] b, int o, boolean bigEndian) {
-        return (bigEndian ? (short) I16_BE.get(b, o) : (short) I16_LE.get(b, o)) & 0xffff;
+        return bigEndian ? u16be(b, o) : (b[o] & 0xff) | (b[o + 1] & 0xff) << 8;
     }
 
     public static int u16be(byte[] b, int o) {
-        return ((short) I16_BE.get(b, o)) & 0xffff;
+        return (b[o] & 0xff) << 8 | (b[o + 1] & 0xff);
     }
 
     public static int i32(byte[] b, int o, boolean bigEndian) {
-        return bigEndian ? (int) I32_BE.get(b, o) : (int) I32_LE.get(b, o);
+        return bigEndian ? i32be(b, o) : i32le(b, o);
     }
 
     public static int i32be(byte[] b, int o) {
-        return (int) I32_BE.get(b, o);
+        return b[o] << 24 | (b[o + 1] & 0xff) << 16 | (b[o + 2] & 0xff) << 8 | (b[o + 3] & 0xff);
+    }
+
+    public static int i32le(byte[] b, int o) {
+        return (b[o] & 0xff) | (b[o + 1] & 0xff) << 8 | (b[o + 2] & 0xff) << 16 | b[o + 3] << 24;
     }
 
     public static long u32(byte[] b, int o, boolean bigEndian) {
@@ -44,10 +39,10 @@ public final class Bytes {
     }
 
     public static long i64be(byte[] b, int o) {
-        return (long) I64_BE.get(b, o);
+        return (long) i32be(b, o) << 32 | (i32be(b, o + 4) & 0xffffffffL);
     }
 
     public static long i64(byte[] b, int o, boolean bigEndian) {
-        return bigEndian ? (long) I64_BE.get(b, o) : (long) I64_LE.get(b, o);
+        return bigEndian ? i64be(b, o) : (long) i32le(b, o + 4) << 32 | (i32le(b, o) & 0xffffffffL);
     }
 }

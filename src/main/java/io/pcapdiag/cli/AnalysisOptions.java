@@ -25,10 +25,18 @@ public final class AnalysisOptions {
             description = "Attempts tracked at once; past it the oldest is evicted and counted (default: ${DEFAULT-VALUE}).")
     int maxOpen;
 
-    @Option(names = "--max-findings", paramLabel = "N", defaultValue = "50",
-            description = "Findings printed in full (default: ${DEFAULT-VALUE}); the rest are counted. JSON lists up to "
-                    + Analysis.Options.DEFAULT_MAX_FINDINGS + ".")
-    int maxFindings;
+    @Option(names = "--max-findings", paramLabel = "N",
+            description = "Findings reported in full, most severe first (default: 50 in text, 1000 in JSON); the attempts of "
+                    + "the rest are still counted per pattern.")
+    Integer maxFindings;
+
+    /** The bound on findings reported in full for a format whose default is {@code byDefault}. */
+    int maxFindings(int byDefault) {
+        if (maxFindings != null && maxFindings < 0) {
+            throw new IllegalArgumentException("--max-findings must not be negative");
+        }
+        return maxFindings == null ? byDefault : maxFindings;
+    }
 
     Analysis.Options toOptions() {
         Set<Endpoint> vips = new LinkedHashSet<>();

@@ -77,9 +77,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Result result = a.finish();
         var out = spec.commandLine().getOut();
         if (format == Format.json) {
-            new JsonReport(Analysis.Options.DEFAULT_MAX_FINDINGS).write(result, out);
+            new JsonReport(analysis.maxFindings(JsonReport.DEFAULT_MAX_FINDINGS)).write(result, out);
         } else {
-            new TextReport(common.useColor(), analysis.maxFindings).write(result, out);
+            new TextReport(common.useColor(), analysis.maxFindings(TextReport.DEFAULT_MAX_FINDINGS)).write(result, out);
         }
         if (result.nothingRead()) {
             return ExitCodes.NO_INPUT;

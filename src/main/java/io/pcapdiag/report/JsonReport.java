@@ -22,6 +22,8 @@ import java.util.Map;
 
 /** {@code --format json}: the contract of DESIGN.md, with per-capture statistics. Its own snake_case DTOs. */
 public final class JsonReport {
+    /** Findings listed in full unless --max-findings says otherwise; the rest are counted in findings_not_listed. */
+    public static final int DEFAULT_MAX_FINDINGS = 1000;
     /** Bumped when a key changes meaning or disappears; new keys do not bump it. */
     public static final int SCHEMA = 1;
 
@@ -31,7 +33,11 @@ public final class JsonReport {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
-    record Document(int schema, List<FindingDto> findings, Map<String, Long> findingsNotGrouped,
+    /**
+     * The document. {@code findings_not_listed}: per pattern, attempts in findings beyond --max-findings or
+     * beyond the bound on distinct findings; {@code findings} plus these account for every attempt.
+     */
+    record Document(int schema, List<FindingDto> findings, Map<String, Long> findingsNotListed,
                     Map<String, Long> attempts, TrackerDto tracker, List<CaptureDto> captures) {
     }
 
@@ -59,6 +65,18 @@ public final class JsonReport {
     }
 
     public void write(Result r, Writer out) {
+        Document doc = document(r);
+        try {
+            MAPPER.writeValue(new NonClosing(out), doc);
+            out.write(System.lineSeparator());
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The document {@link #write} prints; {@link JsonLines} prints the same on one line. */
+    Document document(Result r) {
         List<FindingDto> findings = new ArrayList<>();
         Map<String, Long> notListed = new LinkedHashMap<>();
         for (Pattern p : Pattern.values()) {
@@ -74,19 +92,13 @@ public final class JsonReport {
             }
         }
         Result.TrackerStats t = r.tracker();
-        Document doc = new Document(SCHEMA, findings, notListed, outcomes(r.outcomes()),
+        return new Document(SCHEMA, findings, notListed, outcomes(r.outcomes()),
                 new TrackerDto(t.attempts(), t.evicted(), t.peakOpen(), t.maxOpen(), t.unmatchedAnswers()),
                 r.captures().stream().map(JsonReport::capture).toList());
-        try {
-            MAPPER.writeValue(new NonClosing(out), doc);
-            out.write(System.lineSeparator());
-            out.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
-    private static FindingDto finding(Finding f) {
+    /** One finding as the document lists it; {@link JsonLines} streams the same object. */
+    static FindingDto finding(Finding f) {
         Explanation x = Explain.of(f);
         return new FindingDto(f.pattern().id(), f.severity().id(), f.pattern().title(), f.client().toString(),
                 f.target().toString(), f.responder() == null ? null : f.responder().toString(), f.attempts(),

@@ -16,6 +16,7 @@ import java.util.StringJoiner;
 
 /** The default report: a summary line per capture, then one block per finding, most severe first. */
 public final class TextReport {
+    public static final int DEFAULT_MAX_FINDINGS = 50;
     private static final int WIDTH = 100;
     private final boolean color;
     private final int maxFindings;

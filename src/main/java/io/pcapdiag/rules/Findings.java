@@ -3,6 +3,7 @@ package io.pcapdiag.rules;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.AttemptSink;
 import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.track.Outcome;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -20,20 +21,34 @@ public final class Findings implements AttemptSink {
     }
 
     /** Most severe first, then most attempts, then by pattern, client, target, responder. */
-    public static final Comparator<Finding> ORDER = Comparator
-            .comparing(Finding::severity, Comparator.reverseOrder())
-            .thenComparing(Finding::attempts, Comparator.reverseOrder())
-            .thenComparing(Finding::pattern)
-            .thenComparing(Finding::client)
-            .thenComparing(Finding::target)
-            .thenComparing(Finding::responder, Comparator.nullsFirst(Comparator.naturalOrder()));
+    public static final Comparator<Finding> ORDER = Findings::compare;
+
+    private static int compare(Finding a, Finding b) {
+        int c = b.severity().compareTo(a.severity());
+        if (c == 0) {
+            c = Long.compare(b.attempts(), a.attempts());
+        }
+        if (c == 0) {
+            c = a.pattern().compareTo(b.pattern());
+        }
+        if (c == 0) {
+            c = a.client().compareTo(b.client());
+        }
+        if (c == 0) {
+            c = a.target().compareTo(b.target());
+        }
+        if (c == 0 && a.responder() != b.responder()) {
+            c = a.responder() == null ? -1 : b.responder() == null ? 1 : a.responder().compareTo(b.responder());
+        }
+        return c;
+    }
 
     private final Map<Key, Finding> groups = new HashMap<>();
     private final int maxGroups;
     private final Map<Pattern, long[]> overflow = new EnumMap<>(Pattern.class);
-    /** Per attempted target: who it answered (the first client, and whether there were others). */
-    private final Map<Endpoint, Endpoint> answeredFirst = new HashMap<>();
-    private final Map<Endpoint, Boolean> answeredMore = new HashMap<>();
+    /** Per target that answered with its own SYN-ACK: the one client it answered, or {@link #MANY}. */
+    private final Map<Endpoint, Endpoint> answered = new HashMap<>();
+    private static final Endpoint MANY = new Endpoint(0, 0, Integer.MIN_VALUE);
 
     public Findings(int maxGroups) {
         this.maxGroups = maxGroups;
@@ -43,7 +58,7 @@ public final class Findings implements AttemptSink {
     public void decided(Attempt a) {
         Pattern p = Rules.classify(a);
         if (p == null) {
-            if (a.outcome() == io.pcapdiag.track.Outcome.ANSWERED) {
+            if (a.outcome() == Outcome.ANSWERED) {
                 noteAnswered(a.target(), a.client());
             }
             return;
@@ -63,16 +78,18 @@ public final class Findings implements AttemptSink {
     }
 
     private void noteAnswered(Endpoint target, Endpoint client) {
-        Endpoint first = answeredFirst.putIfAbsent(target, client);
-        if (first != null && !first.equals(client)) {
-            answeredMore.put(target, Boolean.TRUE);
+        Endpoint seen = answered.get(target);
+        if (seen == null) {
+            answered.put(target, client);
+        } else if (seen != MANY && !seen.equals(client)) {
+            answered.put(target, MANY);
         }
     }
 
     /** Whether {@code target} answered some client other than {@code client} with its own SYN-ACK. */
     public boolean answersOthers(Endpoint target, Endpoint client) {
-        Endpoint first = answeredFirst.get(target);
-        return first != null && (!first.equals(client) || answeredMore.containsKey(target));
+        Endpoint seen = answered.get(target);
+        return seen != null && !seen.equals(client);
     }
 
     /**

@@ -2,11 +2,13 @@ package io.pcapdiag.track;
 
 /**
  * Open addressing with linear probing over (client address, port, ISN), so that looking up a SYN-ACK,
- * RST or ICMP error allocates nothing. Deletion shifts entries back (Knuth 6.4, algorithm R), so no
- * tombstones accumulate over a long capture.
+ * RST or ICMP error allocates nothing. Each slot keeps its entry's hash beside it: probes compare hashes
+ * before touching the entry, and deletion (backward shift, Knuth 6.4 algorithm R, so no tombstones
+ * accumulate over a long capture) never rehashes.
  */
 final class AttemptTable {
     private Attempt[] slots = new Attempt[1024];
+    private int[] hashes = new int[1024];
     private int mask = slots.length - 1;
     private int size;
 
@@ -15,9 +17,10 @@ final class AttemptTable {
     }
 
     Attempt get(long hi, long lo, int port, int isn) {
-        for (int i = slot(hi, lo, port, isn); ; i = (i + 1) & mask) {
+        int h = hash(hi, lo, port, isn);
+        for (int i = h & mask; ; i = (i + 1) & mask) {
             Attempt a = slots[i];
-            if (a == null || a.is(hi, lo, port, isn)) {
+            if (a == null || (hashes[i] == h && a.is(hi, lo, port, isn))) {
                 return a;
             }
         }
@@ -27,16 +30,21 @@ final class AttemptTable {
         if (2 * (size + 1) > slots.length) {
             grow();
         }
-        int i = slot(a.clientHi, a.clientLo, a.clientPort, a.isn);
+        insert(a, hash(a.clientHi, a.clientLo, a.clientPort, a.isn));
+        size++;
+    }
+
+    private void insert(Attempt a, int h) {
+        int i = h & mask;
         while (slots[i] != null) {
             i = (i + 1) & mask;
         }
         slots[i] = a;
-        size++;
+        hashes[i] = h;
     }
 
     void remove(Attempt a) {
-        int i = slot(a.clientHi, a.clientLo, a.clientPort, a.isn);
+        int i = hash(a.clientHi, a.clientLo, a.clientPort, a.isn) & mask;
         while (slots[i] != a) {
             if (slots[i] == null) {
                 return;
@@ -47,11 +55,11 @@ final class AttemptTable {
         size--;
         // Move back any later entry of the probe run whose home slot no longer reaches it.
         for (int j = (i + 1) & mask; slots[j] != null; j = (j + 1) & mask) {
-            Attempt e = slots[j];
-            int home = slot(e.clientHi, e.clientLo, e.clientPort, e.isn);
+            int home = hashes[j] & mask;
             boolean movable = i <= j ? (home <= i || home > j) : (home <= i && home > j);
             if (movable) {
-                slots[i] = e;
+                slots[i] = slots[j];
+                hashes[i] = hashes[j];
                 slots[j] = null;
                 i = j;
             }
@@ -60,19 +68,20 @@ final class AttemptTable {
 
     private void grow() {
         Attempt[] old = slots;
+        int[] oldHashes = hashes;
         slots = new Attempt[old.length * 2];
+        hashes = new int[old.length * 2];
         mask = slots.length - 1;
-        size = 0;
-        for (Attempt a : old) {
-            if (a != null) {
-                put(a);
+        for (int i = 0; i < old.length; i++) {
+            if (old[i] != null) {
+                insert(old[i], oldHashes[i]);
             }
         }
     }
 
-    private int slot(long hi, long lo, int port, int isn) {
+    private static int hash(long hi, long lo, int port, int isn) {
         long h = (lo * 0x9E3779B97F4A7C15L) ^ (hi * 0xC2B2AE3D27D4EB4FL) ^ ((long) port << 32 | (isn & 0xffffffffL));
         h *= 0x9E3779B97F4A7C15L;
-        return (int) (h ^ (h >>> 32)) & mask;
+        return (int) (h ^ (h >>> 32));
     }
 }

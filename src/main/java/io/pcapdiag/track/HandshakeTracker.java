@@ -28,7 +28,6 @@ public final class HandshakeTracker {
     private final ArrayDeque<Attempt> queue = new ArrayDeque<>();
     private final AttemptSink sink;
     private final int maxOpen;
-    private final Set<Endpoint> answeringTargets = new HashSet<>();
     private final Set<Endpoint> natTargets = new HashSet<>();
     private long clock = Long.MIN_VALUE;
 
@@ -47,10 +46,7 @@ public final class HandshakeTracker {
 
     /** Feeds one decoded packet. */
     public void observe(Frame f, PacketView v) {
-        if (f.nanos > clock) {
-            clock = f.nanos;
-            expire(clock);
-        }
+        advanceClock(f.nanos);
         if (v.kind == PacketView.Kind.TCP) {
             int flags = v.flags;
             if ((flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) == PacketView.SYN) {
@@ -62,6 +58,18 @@ public final class HandshakeTracker {
             }
         } else if (v.kind == PacketView.Kind.ICMP_ERROR && v.quotedProtocol == 6 && v.quotedHasPorts) {
             icmp(f, v);
+        }
+    }
+
+    /**
+     * Capture time moved on (a packet the tracker need not see, or {@link #observe}): decide the attempts
+     * whose time is up. Time never goes back: a packet stamped earlier than one already seen does not
+     * rewind it.
+     */
+    public void advanceClock(long nanos) {
+        if (nanos > clock) {
+            clock = nanos;
+            expire(nanos);
         }
     }
 
@@ -104,7 +112,6 @@ public final class HandshakeTracker {
             if (!a.answeredByTarget) {
                 a.answeredByTarget = true;
                 a.answeredNanos = f.nanos;
-                answeringTargets.add(a.target());
             }
         } else if (a.otherSynAck == null) {
             a.otherSynAck = new Sighting(f, v);
@@ -216,11 +223,6 @@ public final class HandshakeTracker {
         while (!queue.isEmpty()) {
             decide(queue.pollFirst(), clock);
         }
-    }
-
-    /** Targets that answered at least one attempt with their own SYN-ACK. */
-    public Set<Endpoint> answeringTargets() {
-        return answeringTargets;
     }
 
     /** Targets whose SYNs were seen DNAT'ed to another destination: service addresses (VIPs). */

@@ -1,0 +1,67 @@
+package io.pcapdiag.decode;
+
+import io.pcapdiag.capture.Frame;
+
+/**
+ * The analysis needs SYNs, RSTs and ICMP errors; most of a node capture is mid-connection TCP segments.
+ * Like the BPF filter of live capture, this recognises the common case (Ethernet, Linux cooked v2 or raw
+ * IP; IPv4 without options or IPv6 without extension headers; TCP without SYN or RST) in a handful of
+ * byte reads, so such segments are counted without a full decode. It only answers true when the full
+ * {@link Decoder} would return a plain TCP segment without SYN/RST and without anomaly; anything unusual
+ * (VLAN tags, IP options, fragments, TSO lengths, truncation) goes to the full decoder.
+ */
+public final class Prefilter {
+    private static final int SYN_OR_RST = PacketView.SYN | PacketView.RST;
+
+    private Prefilter() {
+    }
+
+    public static boolean plainSegment(Frame f) {
+        byte[] b = f.data;
+        int o = f.offset;
+        int n = f.capLen;
+        int ip;
+        int type;
+        switch (f.linkType) {
+            case LinkTypes.ETHERNET -> {
+                ip = o + 14;
+                n -= 14;
+                type = n < 0 ? -1 : (b[o + 12] & 0xff) << 8 | (b[o + 13] & 0xff);
+            }
+            case LinkTypes.LINUX_SLL2 -> {
+                ip = o + 20;
+                n -= 20;
+                type = n < 0 ? -1 : (b[o] & 0xff) << 8 | (b[o + 1] & 0xff);
+            }
+            case LinkTypes.RAW -> {
+                ip = o;
+                type = n < 1 ? -1 : (b[o] & 0xf0) == 0x40 ? LinkTypes.ETHERTYPE_IPV4 : LinkTypes.ETHERTYPE_IPV6;
+            }
+            default -> {
+                return false;
+            }
+        }
+        if (type == LinkTypes.ETHERTYPE_IPV4) {
+            // IHL 5, protocol TCP, no fragment offset, total length holds 20 bytes of TCP, 16 of them captured.
+            if (n < 36 || b[ip] != 0x45 || b[ip + 9] != 6 || ((b[ip + 6] & 0x1f) | b[ip + 7]) != 0) {
+                return false;
+            }
+            int total = (b[ip + 2] & 0xff) << 8 | (b[ip + 3] & 0xff);
+            return total >= 40 && segmentIsPlain(b, ip + 20, Math.min(n, total) - 20);
+        }
+        if (type == LinkTypes.ETHERTYPE_IPV6) {
+            // Next header TCP directly, payload length holds a TCP header.
+            if (n < 56 || (b[ip] & 0xf0) != 0x60 || b[ip + 6] != 6) {
+                return false;
+            }
+            int payload = (b[ip + 4] & 0xff) << 8 | (b[ip + 5] & 0xff);
+            return payload >= 20 && segmentIsPlain(b, ip + 40, Math.min(n - 40, payload));
+        }
+        return false;
+    }
+
+    /** At least 16 bytes of TCP header present, a sane data offset, and neither SYN nor RST. */
+    private static boolean segmentIsPlain(byte[] b, int tcp, int available) {
+        return available >= 16 && (b[tcp + 12] & 0xf0) >= 0x50 && (b[tcp + 13] & SYN_OR_RST) == 0;
+    }
+}
