@@ -2,6 +2,7 @@ package io.pcapdiag.cli;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import io.pcapdiag.corpus.CaptureFilesOnDisk;
 import java.nio.file.Path;
 
 /** Runs the real CLI in-process and captures what it prints. */
@@ -14,14 +15,12 @@ record CliRun(int code, String out, String err) {
         return new CliRun(code, out.toString(), err.toString());
     }
 
-    /** The project directory (Surefire runs tests there; the property makes it explicit). */
     static Path projectDir() {
-        return Path.of(System.getProperty("pcapdiag.project.dir", ".")).toAbsolutePath().normalize();
+        return CaptureFilesOnDisk.projectDir();
     }
 
-    /** The shared corpus beside the project, as the developers' and CI machines have it. */
     static Path corpusDir() {
-        return projectDir().resolve("../shared/corpus").normalize();
+        return CaptureFilesOnDisk.corpusDir();
     }
 
     static boolean inCi() {

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pcapdiag.corpus.CaptureFilesOnDisk;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +41,7 @@ class CorpusSweepTest {
             }
             Assumptions.abort("no corpus at " + corpus);
         }
-        List<Path> captures = captures(corpus);
+        List<Path> captures = CaptureFilesOnDisk.under(corpus);
         assertTrue(captures.size() > 1400, "expected over 1,400 corpus captures, found " + captures.size());
         Map<String, Long> peerCounts = capinfosCounts(captures);
         List<String> failures = new ArrayList<>();
@@ -121,35 +120,6 @@ class CorpusSweepTest {
             return name + ": stdout is not JSON: " + e.getMessage();
         }
         return null;
-    }
-
-    /** Files that start with a pcap, pcapng or gzip magic number. */
-    static List<Path> captures(Path corpus) throws IOException {
-        List<Path> out = new ArrayList<>();
-        try (Stream<Path> s = Files.walk(corpus)) {
-            for (Path p : s.filter(Files::isRegularFile).sorted().toList()) {
-                byte[] head = new byte[4];
-                int n;
-                try (InputStream in = Files.newInputStream(p)) {
-                    n = in.readNBytes(head, 0, 4);
-                }
-                if (n == 4 && isCaptureMagic(head)) {
-                    out.add(p);
-                }
-            }
-        }
-        return out;
-    }
-
-    private static boolean isCaptureMagic(byte[] b) {
-        int be = ((b[0] & 0xff) << 24) | ((b[1] & 0xff) << 16) | ((b[2] & 0xff) << 8) | (b[3] & 0xff);
-        int le = Integer.reverseBytes(be);
-        for (int m : new int[] {0xa1b2c3d4, 0xa1b23c4d, 0xa1b2cd34}) {
-            if (be == m || le == m) {
-                return true;
-            }
-        }
-        return be == 0x0a0d0d0a || (be >>> 16) == 0x1f8b;
     }
 
     /**
