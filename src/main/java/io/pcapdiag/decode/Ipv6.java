@@ -73,6 +73,9 @@ final class Ipv6 {
             } else {
                 len = (c.u8(o + 1) + 1) * 8;
             }
+            if (!c.has(o, len)) {
+                return -1; // the header's own length runs past the captured bytes
+            }
             next = c.u8(o);
             o += len;
         }
