@@ -1,0 +1,57 @@
+package io.pcapdiag.decode;
+
+import io.pcapdiag.capture.Frame;
+import io.pcapdiag.testing.Frames;
+import java.util.Locale;
+
+/** Decoding helpers shared by the decode tests. */
+final class DecodeTesting {
+    private DecodeTesting() {
+    }
+
+    static PacketView decode(int linkType, byte[] bytes) {
+        return decode(Frames.frame(linkType, bytes));
+    }
+
+    /** Only the first {@code capLen} bytes captured; the array goes on with junk past them. */
+    static PacketView decodeCut(int linkType, byte[] bytes, int capLen) {
+        return decode(Frames.cut(linkType, bytes, capLen));
+    }
+
+    static PacketView decode(Frame f) {
+        PacketView v = new PacketView();
+        new Decoder().decode(f, v);
+        return v;
+    }
+
+    /** Every field that means something for the view's kind, as one comparable string. */
+    static String describe(PacketView v) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(v.kind).append(" trunc=").append(v.truncated).append(" weird=").append(v.weird);
+        if (v.hasSrcMac) {
+            sb.append(" smac=").append(Long.toHexString(v.srcMac));
+        }
+        if (v.hasDstMac) {
+            sb.append(" dmac=").append(Long.toHexString(v.dstMac));
+        }
+        if (v.ipVersion != 0) {
+            sb.append(String.format(Locale.ROOT, " ip%d %x:%x > %x:%x ttl=%d len=%d", v.ipVersion, v.srcHi, v.srcLo,
+                    v.dstHi, v.dstLo, v.ttl, v.ipPayloadLength));
+        }
+        if (v.kind == PacketView.Kind.TCP) {
+            sb.append(String.format(Locale.ROOT, " tcp %d>%d seq=%x ack=%x flags=%x win=%d plen=%d", v.srcPort, v.dstPort,
+                    v.seq, v.ack, v.flags, v.window, v.tcpPayloadLength));
+        }
+        if (v.kind == PacketView.Kind.ICMP_ERROR) {
+            sb.append(String.format(Locale.ROOT, " icmp %d/%d q%d %x:%x > %x:%x p=%d", v.icmpType, v.icmpCode,
+                    v.quotedVersion, v.quotedSrcHi, v.quotedSrcLo, v.quotedDstHi, v.quotedDstLo, v.quotedProtocol));
+            if (v.quotedHasPorts) {
+                sb.append(" ports ").append(v.quotedSrcPort).append('>').append(v.quotedDstPort);
+            }
+            if (v.quotedHasSeq) {
+                sb.append(" seq ").append(Integer.toHexString(v.quotedSeq));
+            }
+        }
+        return sb.toString();
+    }
+}
