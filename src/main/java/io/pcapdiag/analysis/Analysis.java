@@ -53,6 +53,11 @@ public final class Analysis {
     private final List<CaptureSummary> summaries = new ArrayList<>();
     private final long[] outcomes = new long[Outcome.values().length];
     private Consumer<Attempt> decidedListener = a -> { };
+    /** Progress for another thread to show: packets and bytes read so far, refreshed every few thousand frames. */
+    private volatile long progressPackets;
+    private volatile long progressBytes;
+    private volatile long totalBytes = -1;
+    private long packetsRead;
 
     public Analysis(Options options) {
         this.findings = new Findings(options.maxFindings());
@@ -146,18 +151,28 @@ public final class Analysis {
                 errors.accept(e.oneLine());
             }
         }
+        long total = 0;
+        for (Open o : open) {
+            long size = o.source.stats().sizeHint;
+            total = size < 0 || total < 0 ? -1 : total + size;
+        }
+        totalBytes = total;
         if (open.size() == 1) {
             Open o = open.get(0);
             try {
                 for (Frame f = o.next(errors); f != null; f = o.next(errors)) {
                     feed(f, o.summary);
+                    progress(open);
                 }
             } finally {
                 o.close();
             }
             return;
         }
-        PriorityQueue<Open> heads = new PriorityQueue<>((x, y) -> Long.compare(x.frame.nanos, y.frame.nanos));
+        // Time order; on equal timestamps the capture named first goes first, so the merge is deterministic.
+        PriorityQueue<Open> heads = new PriorityQueue<>((x, y) -> x.frame.nanos != y.frame.nanos
+                ? Long.compare(x.frame.nanos, y.frame.nanos)
+                : Integer.compare(x.summary.capture().index(), y.summary.capture().index()));
         for (Open o : open) {
             if (o.advance(errors)) {
                 heads.add(o);
@@ -166,10 +181,37 @@ public final class Analysis {
         while (!heads.isEmpty()) {
             Open o = heads.poll();
             feed(o.frame, o.summary);
+            progress(open);
             if (o.advance(errors)) {
                 heads.add(o);
             }
         }
+    }
+
+    private void progress(List<Open> open) {
+        if ((++packetsRead & 0xfff) == 0) {
+            long bytes = 0;
+            for (Open o : open) {
+                bytes += o.source.stats().bytes;
+            }
+            progressBytes = bytes;
+            progressPackets = packetsRead;
+        }
+    }
+
+    /** Packets read so far (refreshed every 4096), for a progress display on another thread. */
+    public long progressPackets() {
+        return progressPackets;
+    }
+
+    /** Bytes of the inputs read so far (refreshed every 4096 packets). */
+    public long progressBytes() {
+        return progressBytes;
+    }
+
+    /** Total size of the inputs, or -1 when one of them has no known size (stdin). */
+    public long totalBytes() {
+        return totalBytes;
     }
 
     /** Decides what is still open as of the last packet: end of capture. */

@@ -70,10 +70,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         Analysis a = new Analysis(analysis.toOptions());
         var err = spec.commandLine().getErr();
-        a.read(captures, r, line -> {
-            err.println("pcapdiag: " + line);
-            err.flush();
-        });
+        try (Progress progress = Progress.start(a, err)) {
+            a.read(captures, r, line -> {
+                synchronized (progress) {
+                    err.println("pcapdiag: " + line);
+                    err.flush();
+                }
+            });
+        }
         Result result = a.finish();
         var out = spec.commandLine().getOut();
         if (format == Format.json) {

@@ -43,8 +43,8 @@ public final class TextReport {
         }
         out.println();
         if (shown < findings.size()) {
-            out.println((findings.size() - shown) + " more findings not shown (--max-findings " + maxFindings
-                    + "; --format json lists them all)");
+            out.println((findings.size() - shown) + " more findings not shown (raise --max-findings " + maxFindings
+                    + " to see them)");
         }
         r.overflow().forEach((p, n) -> out.println(n + " " + p.id() + " attempts were counted but not grouped:"
                 + " the bound on distinct findings was reached"));
