@@ -35,6 +35,9 @@ final class Ipv6 {
         } else {
             payload = c.end - off - 40;
         }
+        // Set before the walk, as Ipv4 does before its fragment check: later fragments and cut chains
+        // return early, and the reused view must not keep the previous packet's length.
+        v.ipPayloadLength = payload;
         int o = skipExtensions(c, off + 40, c.u8(off + 6));
         if (o == LATER_FRAGMENT) {
             return;
