@@ -24,7 +24,10 @@ final class DecodeTesting {
         return v;
     }
 
-    /** Every field that means something for the view's kind, as one comparable string. */
+    /**
+     * Every field that means something, as one comparable string: each field only under the guard that
+     * makes it valid (kind, ipVersion, hasSrcMac, quotedVersion, quotedHasPorts, quotedHasSeq).
+     */
     static String describe(PacketView v) {
         StringBuilder sb = new StringBuilder();
         sb.append(v.kind).append(" trunc=").append(v.truncated).append(" weird=").append(v.weird);
@@ -43,8 +46,12 @@ final class DecodeTesting {
                     v.seq, v.ack, v.flags, v.window, v.tcpPayloadLength));
         }
         if (v.kind == PacketView.Kind.ICMP_ERROR) {
-            sb.append(String.format(Locale.ROOT, " icmp %d/%d q%d %x:%x > %x:%x p=%d", v.icmpType, v.icmpCode,
-                    v.quotedVersion, v.quotedSrcHi, v.quotedSrcLo, v.quotedDstHi, v.quotedDstLo, v.quotedProtocol));
+            sb.append(String.format(Locale.ROOT, " icmp %d/%d", v.icmpType, v.icmpCode));
+            // Quoted addresses mean something only when a quoted IP header was found (quotedVersion != 0).
+            if (v.quotedVersion != 0) {
+                sb.append(String.format(Locale.ROOT, " q%d %x:%x > %x:%x p=%d", v.quotedVersion, v.quotedSrcHi,
+                        v.quotedSrcLo, v.quotedDstHi, v.quotedDstLo, v.quotedProtocol));
+            }
             if (v.quotedHasPorts) {
                 sb.append(" ports ").append(v.quotedSrcPort).append('>').append(v.quotedDstPort);
             }
