@@ -84,8 +84,10 @@ public final class Ip {
      */
     public static long[] parse(String text) {
         String t = text.trim();
-        if (t.isEmpty() || !(t.indexOf(':') >= 0 || t.matches("[0-9.]+"))) {
-            throw new IllegalArgumentException("not an IP address: " + text);
+        if (t.indexOf(':') < 0) {
+            // IPv4 by hand: InetAddress takes "1.2.3" and "4294967295" (inet_aton forms), and sends an
+            // invalid dotted string such as 10.0.0.256 to the resolver as a host name.
+            return new long[] {0, Ipv4.MAPPED | dottedQuad(t, text)};
         }
         byte[] b;
         try {
@@ -104,5 +106,25 @@ public final class Ip {
             }
         }
         return new long[] {hi, lo};
+    }
+
+    /** Exactly four decimal parts of 1 to 3 digits, each at most 255. */
+    private static long dottedQuad(String t, String text) {
+        String[] parts = t.split("\\.", -1);
+        if (parts.length != 4) {
+            throw new IllegalArgumentException("not an IP address: " + text);
+        }
+        long v = 0;
+        for (String p : parts) {
+            if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(ch -> ch >= '0' && ch <= '9')) {
+                throw new IllegalArgumentException("not an IP address: " + text);
+            }
+            int n = Integer.parseInt(p);
+            if (n > 255) {
+                throw new IllegalArgumentException("not an IP address: " + text);
+            }
+            v = (v << 8) | n;
+        }
+        return v;
     }
 }
