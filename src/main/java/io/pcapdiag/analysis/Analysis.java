@@ -36,8 +36,10 @@ public final class Analysis {
      * @param vips        addresses known to be LoadBalancer ingress IPs ({@code --lb-ip})
      */
     public record Options(int maxOpen, int maxFindings, Set<Endpoint> vips) {
-        public static final int DEFAULT_MAX_OPEN = 1 << 20;
-        public static final int DEFAULT_MAX_FINDINGS = 100_000;
+        /** 256 Ki attempts within 3 s of capture is a SYN flood; the bound keeps it to about 50 MB. */
+        public static final int DEFAULT_MAX_OPEN = 1 << 18;
+        /** Distinct findings held; a flood from random sources would otherwise make one per source. */
+        public static final int DEFAULT_MAX_FINDINGS = 50_000;
 
         public static Options defaults() {
             return new Options(DEFAULT_MAX_OPEN, DEFAULT_MAX_FINDINGS, Set.of());
@@ -122,7 +124,7 @@ public final class Analysis {
 
     private void decided(Attempt a) {
         outcomes[a.outcome().ordinal()]++;
-        summaries.get(a.syn().capture.index()).outcomes[a.outcome().ordinal()]++;
+        summaries.get(a.synCapture().index()).outcomes[a.outcome().ordinal()]++;
         findings.decided(a);
         if (a.outcome() == Outcome.REJECTED && a.icmp().source().sameAddress(a.target())) {
             rejectingVips.add(a.target().withoutPort());

@@ -4,9 +4,7 @@ import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Endpoint;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The attempts of one (pattern, client, target, responder), with a few of them kept as evidence.
@@ -27,7 +25,9 @@ public final class Finding {
     private long firstNanos = Long.MAX_VALUE;
     private long lastNanos = Long.MIN_VALUE;
     private final List<Attempt> examples = new ArrayList<>(1);
-    private final Set<Integer> clientPorts = new HashSet<>();
+    /** Distinct client ports seen, up to {@link #PORTS_TRACKED}: probes need two, the rest only counts. */
+    private int[] clientPorts = new int[2];
+    private int portCount;
 
     Finding(Pattern pattern, Endpoint client, Endpoint target, Endpoint responder) {
         this.pattern = pattern;
@@ -45,14 +45,27 @@ public final class Finding {
         if (a.natCopy() != null) {
             natCopies++;
         }
-        firstNanos = Math.min(firstNanos, a.syn().nanos);
-        lastNanos = Math.max(lastNanos, a.syn().nanos);
+        firstNanos = Math.min(firstNanos, a.synNanos());
+        lastNanos = Math.max(lastNanos, a.synNanos());
         if (examples.size() < EXAMPLES) {
             examples.add(a);
         }
-        if (clientPorts.size() < PORTS_TRACKED) {
-            clientPorts.add(a.clientPort());
+        addPort(a.clientPort());
+    }
+
+    private void addPort(int port) {
+        if (portCount == PORTS_TRACKED) {
+            return;
         }
+        for (int i = 0; i < portCount; i++) {
+            if (clientPorts[i] == port) {
+                return;
+            }
+        }
+        if (portCount == clientPorts.length) {
+            clientPorts = java.util.Arrays.copyOf(clientPorts, Math.min(PORTS_TRACKED, portCount * 2));
+        }
+        clientPorts[portCount++] = port;
     }
 
     void reclassify(Pattern p) {
@@ -100,7 +113,7 @@ public final class Finding {
 
     /** Distinct client ports, counted up to 64. */
     public int distinctClientPorts() {
-        return clientPorts.size();
+        return portCount;
     }
 
     public long firstNanos() {

@@ -1,5 +1,9 @@
 package io.pcapdiag.track;
 
+import io.pcapdiag.capture.Capture;
+import io.pcapdiag.capture.Frame;
+import io.pcapdiag.decode.PacketView;
+
 /**
  * One connection attempt: identified by (client address, client port, ISN). Retransmissions, copies of
  * the SYN on other interfaces and its DNAT'ed copies are this same attempt.
@@ -14,7 +18,22 @@ public final class Attempt {
     final long targetLo;
     final int targetPort;
 
-    Sighting syn;
+    // The first sighting of the SYN, held inline: every attempt has one, and a Sighting object per attempt
+    // would nearly double what an open attempt costs (a SYN flood holds hundreds of thousands of them).
+    final Capture synCapture;
+    final String synInterface;
+    final long synFrame;
+    final long synNanos;
+    final int ipVersion;
+    final int synTtl;
+    final int synFlags;
+    final int synWindow;
+    final int synLength;
+    final boolean synHasSrcMac;
+    final boolean synHasDstMac;
+    final long synSrcMac;
+    final long synDstMac;
+
     long lastSynNanos;
     int retransmissions;
     /** The first DNAT'ed copy of the SYN (same client, port and ISN, other destination), if seen. */
@@ -32,14 +51,29 @@ public final class Attempt {
     long expiresAt;
     long queuedExpiry;
 
-    Attempt(long clientHi, long clientLo, int clientPort, int isn, long targetHi, long targetLo, int targetPort) {
-        this.clientHi = clientHi;
-        this.clientLo = clientLo;
-        this.clientPort = clientPort;
-        this.isn = isn;
-        this.targetHi = targetHi;
-        this.targetLo = targetLo;
-        this.targetPort = targetPort;
+    /** A new attempt from the first sighting of its SYN. */
+    Attempt(Frame f, PacketView v) {
+        clientHi = v.srcHi;
+        clientLo = v.srcLo;
+        clientPort = v.srcPort;
+        isn = v.seq;
+        targetHi = v.dstHi;
+        targetLo = v.dstLo;
+        targetPort = v.dstPort;
+        synCapture = f.capture;
+        synInterface = f.interfaceName;
+        synFrame = f.number;
+        synNanos = f.nanos;
+        ipVersion = v.ipVersion;
+        synTtl = v.ttl;
+        synFlags = v.flags;
+        synWindow = v.window;
+        synLength = v.tcpPayloadLength;
+        synHasSrcMac = v.hasSrcMac;
+        synHasDstMac = v.hasDstMac;
+        synSrcMac = v.srcMac;
+        synDstMac = v.dstMac;
+        lastSynNanos = f.nanos;
     }
 
     boolean is(long hi, long lo, int port, int seq) {
@@ -66,8 +100,19 @@ public final class Attempt {
         return new Endpoint(targetHi, targetLo, targetPort);
     }
 
+    /** The first sighting of the SYN (built on each call: it is held inline). */
     public Sighting syn() {
-        return syn;
+        return new Sighting(this);
+    }
+
+    /** Capture time of the first SYN. */
+    public long synNanos() {
+        return synNanos;
+    }
+
+    /** The capture the first SYN was seen in. */
+    public Capture synCapture() {
+        return synCapture;
     }
 
     public int retransmissions() {
@@ -117,6 +162,6 @@ public final class Attempt {
     /** Time from the first SYN to the deciding answer, in nanoseconds, or -1. */
     public long rttNanos() {
         Sighting a = answer();
-        return a == null ? -1 : a.nanos - syn.nanos;
+        return a == null ? -1 : a.nanos - synNanos;
     }
 }

@@ -79,9 +79,7 @@ public final class HandshakeTracker {
             if (table.size() >= maxOpen) {
                 evictOldest();
             }
-            a = new Attempt(v.srcHi, v.srcLo, v.srcPort, v.seq, v.dstHi, v.dstLo, v.dstPort);
-            a.syn = new Sighting(f, v);
-            a.lastSynNanos = f.nanos;
+            a = new Attempt(f, v);
             a.expiresAt = f.nanos + LINGER_NANOS;
             a.queuedExpiry = a.expiresAt;
             table.put(a);
@@ -215,7 +213,7 @@ public final class HandshakeTracker {
         if (a.evicted) {
             return Outcome.EVICTED;
         }
-        return a.retransmissions > 0 || now - a.syn.nanos >= LINGER_NANOS ? Outcome.UNANSWERED : Outcome.PENDING;
+        return a.retransmissions > 0 || now - a.synNanos >= LINGER_NANOS ? Outcome.UNANSWERED : Outcome.PENDING;
     }
 
     /** The capture ended: decide every open attempt, as of the last packet's time. */

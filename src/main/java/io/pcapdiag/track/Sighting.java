@@ -68,6 +68,37 @@ public final class Sighting {
         quotedDstPort = v.quotedHasPorts ? v.quotedDstPort : -1;
     }
 
+    /** The first SYN of an attempt, from the fields the attempt holds inline. */
+    Sighting(Attempt a) {
+        capture = a.synCapture;
+        interfaceName = a.synInterface;
+        frame = a.synFrame;
+        nanos = a.synNanos;
+        ipVersion = a.ipVersion;
+        srcHi = a.clientHi;
+        srcLo = a.clientLo;
+        dstHi = a.targetHi;
+        dstLo = a.targetLo;
+        ttl = a.synTtl;
+        hasSrcMac = a.synHasSrcMac;
+        hasDstMac = a.synHasDstMac;
+        srcMac = a.synSrcMac;
+        dstMac = a.synDstMac;
+        icmp = false;
+        srcPort = a.clientPort;
+        dstPort = a.targetPort;
+        flags = a.synFlags;
+        seq = a.isn;
+        ack = 0;
+        window = a.synWindow;
+        length = a.synLength;
+        icmpType = 0;
+        icmpCode = 0;
+        quotedDstHi = 0;
+        quotedDstLo = 0;
+        quotedDstPort = -1;
+    }
+
     public Endpoint source() {
         return icmp ? Endpoint.address(srcHi, srcLo) : new Endpoint(srcHi, srcLo, srcPort);
     }
