@@ -9,8 +9,8 @@ import java.util.Set;
 
 /**
  * Pairs SYNs with their answers (DESIGN.md "Connection attempts"). Time is capture time: an attempt is
- * decided {@link #LINGER_NANOS} after its last SYN, so late copies of its packets on other interfaces
- * still find it. The table is bounded; the oldest attempt is evicted when it is full.
+ * decided {@link #LINGER_NANOS} after its last SYN (after its next retransmission is due, once it was
+ * retransmitted), so late copies of its packets on other interfaces still find it. The table is bounded; the oldest attempt is evicted when it is full.
  */
 public final class HandshakeTracker {
     /** An attempt with no answer is unanswered once the capture went on this long after its SYN (DESIGN.md). */
@@ -21,6 +21,8 @@ public final class HandshakeTracker {
      * retransmits a SYN after 1 s, and no stack sooner than its 200 ms minimum RTO.
      */
     public static final long RETRANSMIT_GAP_NANOS = 150_000_000L;
+    /** The longest retransmission timeout (Linux TCP_RTO_MAX): bounds how long a retransmitted SYN is awaited. */
+    static final long MAX_SYN_RTO_NANOS = 120_000_000_000L;
     /** How far back a seq-less ICMP quote (cut by a short snaplen) is matched by ports alone. */
     private static final int QUOTE_SCAN_LIMIT = 4096;
 
@@ -94,9 +96,14 @@ public final class HandshakeTracker {
                 natTargets.add(a.target());
             }
         } else if (f.nanos - a.lastSynNanos >= RETRANSMIT_GAP_NANOS) {
+            long gap = f.nanos - a.lastSynNanos;
             a.retransmissions++;
             a.lastSynNanos = f.nanos;
-            a.expiresAt = Math.max(a.expiresAt, f.nanos + LINGER_NANOS);
+            // Each SYN retransmission doubles the timeout (RFC 6298 5.5; Linux: 1, 3, 7, 15, 31, 63 s), so the
+            // next one is due 2 x gap later, soon beyond LINGER_NANOS: stay open for it, or it would open a
+            // second attempt with the same (client, port, ISN).
+            long nextSyn = Math.min(2 * gap, MAX_SYN_RTO_NANOS);
+            a.expiresAt = Math.max(a.expiresAt, f.nanos + nextSyn + LINGER_NANOS);
         }
     }
 
