@@ -400,4 +400,39 @@ class PcapngReaderTest {
         assertEquals(1, r.problems.size());
         assertOneLine(r.problems.get(0).oneLine(), p.toString(), idb);
     }
+
+    @Test
+    void problemsBeyondTwentyAreCountedNotPrinted() throws Exception {
+        PcapngWriter w = new PcapngWriter().section(ByteOrder.LITTLE_ENDIAN);
+        w.idb(LinkBuilder.LINKTYPE_RAW, 0);
+        for (int i = 0; i < 25; i++) {
+            w.epb(7, i, new byte[] {1});
+        }
+        w.epb(0, 99, new byte[] {2});
+        Path p = write(dir, "many.pcapng", w.toByteArray());
+        ReadAll r = read(p);
+        assertEquals(1, r.frames.size());
+        assertEquals(21, r.problems.size(), "20 lines and one saying more follow");
+        assertTrue(r.problems.get(20).getMessage().contains("more problems"), r.problems.get(20).getMessage());
+        for (CaptureException e : r.problems) {
+            assertTrue(e.oneLine().startsWith(p + ": offset "), e.oneLine());
+        }
+        assertEquals(25, r.stats.skippedRecords, "every skipped record is counted");
+    }
+
+    @Test
+    void blockLargerThanTheReadWindow() throws Exception {
+        byte[] big = new byte[5 << 20];
+        new java.util.Random(9).nextBytes(big);
+        PcapngWriter w = new PcapngWriter().section(ByteOrder.BIG_ENDIAN);
+        w.idb(LinkBuilder.LINKTYPE_RAW, 0);
+        w.epb(0, 1, new byte[] {1});
+        w.epb(0, 2, big);
+        w.epb(0, 3, new byte[] {3});
+        ReadAll r = read(write(dir, "big.pcapng", w.toByteArray()));
+        assertNull(r.failure);
+        assertEquals(3, r.frames.size());
+        assertArrayEquals(big, r.frames.get(1).bytes());
+        assertArrayEquals(new byte[] {3}, r.frames.get(2).bytes());
+    }
 }
