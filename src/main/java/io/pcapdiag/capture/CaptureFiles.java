@@ -52,16 +52,15 @@ public final class CaptureFiles {
             }
         }
         try {
-            FrameSource source = detect(capture, new ByteInput(channel, WINDOW), true);
-            source.stats().sizeHint = size;
-            return source;
+            return detect(capture, new ByteInput(channel, WINDOW), true, size);
         } catch (CaptureException e) {
             close(channel);
             throw e;
         }
     }
 
-    private static FrameSource detect(Capture capture, ByteInput in, boolean allowGzip) throws CaptureException {
+    /** @param size the input's size, the unit of {@link ReadStats#bytes}, or -1 when unknown */
+    private static FrameSource detect(Capture capture, ByteInput in, boolean allowGzip, long size) throws CaptureException {
         try {
             if (!in.ensure(4)) {
                 throw new CorruptCaptureException(capture.name(), 0,
@@ -74,18 +73,24 @@ public final class CaptureFiles {
         int be = Bytes.i32be(in.buf, in.pos);
         int le = Integer.reverseBytes(be);
         if (be == PcapngReader.SHB) {
-            return new PcapngReader(capture, in);
+            return sized(new PcapngReader(capture, in), size);
         }
         for (int magic : new int[] {PcapReader.MAGIC_US, PcapReader.MAGIC_NS, PcapReader.MAGIC_KUZNETZOV}) {
             if (be == magic || le == magic) {
-                return new PcapReader(capture, in);
+                return sized(new PcapReader(capture, in), size);
             }
         }
         if (allowGzip && (be >>> 16) == 0x1f8b) {
-            return detect(capture, new ByteInput(Channels.newChannel(gunzip(in, capture)), WINDOW), false);
+            // The reader counts decompressed bytes, whose total the compressed file's size does not tell.
+            return detect(capture, new ByteInput(Channels.newChannel(gunzip(in, capture)), WINDOW), false, -1);
         }
         throw new CorruptCaptureException(capture.name(), 0, String.format(Locale.ROOT,
                 "unknown file format (magic 0x%08x): expected pcap (a1b2c3d4, a1b23c4d) or pcapng (0a0d0d0a)", be));
+    }
+
+    private static FrameSource sized(FrameSource source, long size) {
+        source.stats().sizeHint = size;
+        return source;
     }
 
     /** A gzip stream over what the window holds and the rest of the channel. */
