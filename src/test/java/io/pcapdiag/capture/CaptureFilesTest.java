@@ -119,6 +119,19 @@ class CaptureFilesTest {
     }
 
     @Test
+    void sizeHintIsInTheUnitsOfTheBytesRead() throws Exception {
+        // Progress is bytes read over the size hint: both must count the same bytes.
+        byte[] plain = pcap(packets());
+        ReadAll p = read(write(dir, "b.pcap", plain));
+        assertEquals(plain.length, p.stats.sizeHint);
+        assertEquals(plain.length, p.stats.bytes);
+        ReadAll z = read(write(dir, "b.pcap.gz", gzip(plain)));
+        assertEquals(plain.length, z.stats.bytes, "the reader counts decompressed bytes");
+        assertTrue(z.stats.sizeHint < 0 || z.stats.sizeHint == z.stats.bytes,
+                "the compressed file size is no hint for decompressed bytes: " + z.stats.sizeHint);
+    }
+
+    @Test
     void gzipCutShortFailsWithOneLineNotACrash() throws Exception {
         byte[] z = gzip(pcap(packets()));
         Path p = write(dir, "cut.pcap.gz", Arrays.copyOf(z, z.length - 40));
