@@ -161,13 +161,19 @@ public final class HandshakeTracker {
         }
     }
 
-    /** The newest open attempt from the quoted client:port to the quoted destination port. */
+    /**
+     * The newest open attempt from the quoted client:port to the quoted destination address:port (its
+     * target, or the destination of its DNAT'ed copy). The address matters: Linux shares an ephemeral port
+     * between connections to different destinations.
+     */
     private Attempt byPorts(PacketView v) {
         Iterator<Attempt> it = queue.descendingIterator();
         for (int i = 0; i < QUOTE_SCAN_LIMIT && it.hasNext(); i++) {
             Attempt a = it.next();
             if (a.clientPort == v.quotedSrcPort && a.clientLo == v.quotedSrcLo && a.clientHi == v.quotedSrcHi
-                    && (a.targetPort == v.quotedDstPort || (a.natCopy != null && a.natCopy.dstPort == v.quotedDstPort))) {
+                    && (a.isTarget(v.quotedDstHi, v.quotedDstLo, v.quotedDstPort) || (a.natCopy != null
+                            && a.natCopy.dstPort == v.quotedDstPort && a.natCopy.dstLo == v.quotedDstLo
+                            && a.natCopy.dstHi == v.quotedDstHi))) {
                 return a;
             }
         }
