@@ -262,6 +262,20 @@ class HandshakeTrackerTest {
     }
 
     @Test
+    void cutQuoteMatchesTheQuotedDestinationAddressNotOnlyItsPort() {
+        // Linux shares an ephemeral port between connections to different destinations.
+        TrackerHarness h = new TrackerHarness();
+        h.syn(T0, CLIENT, 40000, "192.0.2.10", 443, ISN);
+        h.syn(T0 + MS, CLIENT, 40000, "198.51.100.20", 443, ISN + 77);
+        h.unreachable(T0 + 2 * MS, "203.0.113.1", CLIENT, 13, synPacket(CLIENT, 40000, "192.0.2.10", 443, ISN), 24);
+        h.finish();
+        Attempt first = h.decided.stream().filter(x -> x.isn() == ISN).findFirst().orElseThrow();
+        Attempt second = h.decided.stream().filter(x -> x.isn() == ISN + 77).findFirst().orElseThrow();
+        assertEquals(Outcome.REJECTED, first.outcome());
+        assertEquals(Outcome.PENDING, second.outcome());
+    }
+
+    @Test
     void cutQuoteWithoutAnyMatchingAttemptIsUnmatched() {
         TrackerHarness h = new TrackerHarness();
         h.syn(T0, CLIENT, 40000, VIP, VPORT, ISN);
