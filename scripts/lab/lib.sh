@@ -1,0 +1,333 @@
+# shellcheck shell=bash
+# Shared code for scripts/lab: the namespaces, the node topology and the recorders.
+# Sourced by scripts/lab/run; every name the lab creates starts with $LAB_PREFIX so that a
+# later run can find and remove what an aborted run left behind.
+# shellcheck disable=SC2034  # the constants are used by scenarios.sh
+
+LAB_PREFIX=pdlab-
+NS_NODE=${LAB_PREFIX}node   # the Kubernetes node: cni0, kube-ipvs0, eth0, iptables
+NS_A=${LAB_PREFIX}a         # pod A (the client in pod scenarios)
+NS_B=${LAB_PREFIX}b         # pod B (the endpoint, a server on :80)
+NS_LB=${LAB_PREFIX}lb       # "outside": the cloud load balancer and an ordinary client
+
+# Addresses. RFC 5737 for anything public, RFC 3849 for every IPv6 address.
+GW4=10.244.0.1;      GW6=2001:db8:244::1     # cni0, the pods' gateway
+A4=10.244.0.18;      A6=2001:db8:244::18     # pod A
+B4=10.244.0.19;      B6=2001:db8:244::19     # pod B
+NODE4=198.51.100.2;  NODE6=2001:db8:5100::2  # node eth0
+LBR4=198.51.100.1;   LBR6=2001:db8:5100::1   # outside router / LB, node's default gateway
+EXT4=192.0.2.50                              # an ordinary client on the Internet (lives in $NS_LB)
+VIP4=203.0.113.10;   VIP6=2001:db8:113::10   # LoadBalancer ingress IP
+SVC4=10.96.10.80;    SVC6=2001:db8:96::80    # ClusterIP of Service "web" (port 8080 -> pod B:80)
+SVC_NOEP4=10.96.20.20                        # ClusterIP of a Service without endpoints
+NODEPORT=30080                               # NodePort of the LoadBalancer Service
+NODEPORT_LOCAL=30081                         # NodePort of an ETP=Local Service without local endpoints
+
+# Fixed MACs (locally administered, 02:00:00:00:<namespace>:<interface>) so recordings repeat.
+MAC_CNI0=02:00:00:00:01:01
+MAC_IPVS0=02:00:00:00:01:02
+MAC_NODE_ETH0=02:00:00:00:01:03
+MAC_VETH_A=02:00:00:00:01:0a
+MAC_VETH_B=02:00:00:00:01:0b
+MAC_A_ETH0=02:00:00:00:0a:01
+MAC_B_ETH0=02:00:00:00:0b:01
+MAC_LB_ETH0=02:00:00:00:0c:01
+
+LAB_DIR=${LAB_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+TCP_PY=$LAB_DIR/tcp.py
+
+BG_PIDS=()    # servers and clients started in the background
+CAP_PIDS=()   # recorders, stopped with SIGINT
+CAP_FILES=()  # files the current scenario records
+
+die() { echo "lab: $*" >&2; exit 1; }
+say() { [[ -n ${LAB_QUIET:-} ]] || echo "lab: $*" >&2; }
+
+nsx() { local ns=$1; shift; ip netns exec "$ns" "$@" 9>&-; }
+
+# sysctl without procps: nset NS net.ipv4.ip_forward 1
+nset() {
+    local ns=$1 key=$2 val=$3
+    # shellcheck disable=SC2016  # expanded by the inner bash
+    ip netns exec "$ns" bash -c 'printf "%s\n" "$2" > "/proc/sys/${1//.//}"' _ "$key" "$val"
+}
+
+# Kill, by id, every process still inside a lab namespace (ours, from this or an aborted
+# run), then delete the namespaces; their veths and bridges go with them.
+lab_cleanup() {
+    local pid ns
+    for pid in "${CAP_PIDS[@]}" "${BG_PIDS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for ns in $(ip netns list 2>/dev/null | awk -v p="$LAB_PREFIX" 'index($1, p) == 1 {print $1}'); do
+        for pid in $(ip netns pids "$ns" 2>/dev/null); do
+            kill "$pid" 2>/dev/null || true
+        done
+    done
+    for pid in "${CAP_PIDS[@]}" "${BG_PIDS[@]}"; do
+        wait "$pid" 2>/dev/null || true
+    done
+    CAP_PIDS=(); BG_PIDS=()
+    for ns in $(ip netns list 2>/dev/null | awk -v p="$LAB_PREFIX" 'index($1, p) == 1 {print $1}'); do
+        local i
+        for i in 1 2 3 4 5 6 7 8 9 10; do
+            [[ -z $(ip netns pids "$ns" 2>/dev/null) ]] && break
+            sleep 0.1
+        done
+        ip netns del "$ns" 2>/dev/null || true
+    done
+}
+
+# Quiet IPv6 (no DAD, no router solicitations) or no IPv6 at all, set before any interface
+# exists in the namespace so every interface inherits it.
+ns_init() {
+    local ns=$1 fam=$2 k
+    ip netns add "$ns"
+    nsx "$ns" ip link set lo up
+    # Unsolicited IGMP/MLD reports are repeated at random within these intervals (default 1 s)
+    # after an interface comes up; 1 ms gets them over with before recording starts.
+    for k in all default; do
+        nset "$ns" net.ipv4.conf.$k.igmpv2_unsolicited_report_interval 1
+        nset "$ns" net.ipv4.conf.$k.igmpv3_unsolicited_report_interval 1
+    done
+    if [[ $fam == *6* ]]; then
+        for k in all default; do
+            nset "$ns" net.ipv6.conf.$k.accept_dad 0
+            nset "$ns" net.ipv6.conf.$k.dad_transmits 0
+            nset "$ns" net.ipv6.conf.$k.accept_ra 0
+            nset "$ns" net.ipv6.conf.$k.router_solicitations 0
+            nset "$ns" net.ipv6.conf.$k.mldv1_unsolicited_report_interval 1
+            nset "$ns" net.ipv6.conf.$k.mldv2_unsolicited_report_interval 1
+        done
+    else
+        for k in all default; do
+            nset "$ns" net.ipv6.conf.$k.disable_ipv6 1
+        done
+    fi
+}
+
+# topo_up FAMILIES (4, 6 or 46): the node, two pods on cni0 and the outside namespace.
+#
+#   pdlab-a  eth0 ─ veth-a ┐
+#                          ├ cni0 (bridge, gateway)  [kube-ipvs0: down bridge holding VIPs]
+#   pdlab-b  eth0 ─ veth-b ┘        pdlab-node  eth0 ─── eth0  pdlab-lb (LB, Internet client)
+topo_up() {
+    local fam=$1 ns
+    for ns in "$NS_NODE" "$NS_A" "$NS_B" "$NS_LB"; do
+        ns_init "$ns" "$fam"
+    done
+
+    nset "$NS_NODE" net.ipv4.ip_forward 1
+    # A router whose in and out interface are the same sends ICMP redirects; real nodes and
+    # CNIs usually do too, but a redirect quoting the SYN is noise for these recordings.
+    nset "$NS_NODE" net.ipv4.conf.all.send_redirects 0
+    nset "$NS_NODE" net.ipv4.conf.default.send_redirects 0
+    [[ $fam == *6* ]] && nset "$NS_NODE" net.ipv6.conf.all.forwarding 1
+    # br_netfilter's switches are per network namespace; scenarios turn them on when needed.
+    brnf 0
+
+    nsx "$NS_NODE" ip link add cni0 address "$MAC_CNI0" type bridge
+    nsx "$NS_NODE" ip link add kube-ipvs0 address "$MAC_IPVS0" type bridge   # stays down
+    nsx "$NS_NODE" ip link add veth-a address "$MAC_VETH_A" type veth \
+        peer name eth0 netns "$NS_A" address "$MAC_A_ETH0"
+    nsx "$NS_NODE" ip link add veth-b address "$MAC_VETH_B" type veth \
+        peer name eth0 netns "$NS_B" address "$MAC_B_ETH0"
+    nsx "$NS_NODE" ip link add eth0 address "$MAC_NODE_ETH0" type veth \
+        peer name eth0 netns "$NS_LB" address "$MAC_LB_ETH0"
+    nsx "$NS_NODE" ip link set veth-a master cni0
+    nsx "$NS_NODE" ip link set veth-b master cni0
+
+    nsx "$NS_NODE" ip addr add "$GW4/24" dev cni0
+    nsx "$NS_NODE" ip addr add "$NODE4/24" dev eth0
+    nsx "$NS_A" ip addr add "$A4/24" dev eth0
+    nsx "$NS_B" ip addr add "$B4/24" dev eth0
+    nsx "$NS_LB" ip addr add "$LBR4/24" dev eth0
+    nsx "$NS_LB" ip addr add "$EXT4/32" dev lo
+    if [[ $fam == *6* ]]; then
+        nsx "$NS_NODE" ip addr add "$GW6/64" dev cni0 nodad
+        nsx "$NS_NODE" ip addr add "$NODE6/64" dev eth0 nodad
+        nsx "$NS_A" ip addr add "$A6/64" dev eth0 nodad
+        nsx "$NS_B" ip addr add "$B6/64" dev eth0 nodad
+        nsx "$NS_LB" ip addr add "$LBR6/64" dev eth0 nodad
+    fi
+    for ns in "$NS_A" "$NS_B"; do
+        nsx "$ns" ip link set eth0 up
+    done
+    nsx "$NS_LB" ip link set eth0 up
+    nsx "$NS_NODE" ip link set veth-a up
+    nsx "$NS_NODE" ip link set veth-b up
+    nsx "$NS_NODE" ip link set cni0 up
+    nsx "$NS_NODE" ip link set eth0 up
+
+    nsx "$NS_A" ip route add default via "$GW4"
+    nsx "$NS_B" ip route add default via "$GW4"
+    nsx "$NS_NODE" ip route add default via "$LBR4"
+    if [[ $fam == *6* ]]; then
+        nsx "$NS_A" ip -6 route add default via "$GW6"
+        nsx "$NS_B" ip -6 route add default via "$GW6"
+        nsx "$NS_NODE" ip -6 route add default via "$LBR6"
+    fi
+    topo_settle "$fam"
+}
+
+# Wait until every interface is operationally up and, with IPv6, has its link-local address.
+# The bridge's carrier change reaches addrconf through linkwatch, which batches events up to a
+# second; its link-local address, and the MLD reports for it, come that much later. Without
+# this wait they land in the middle of the recordings.
+topo_settle() {
+    local fam=$1 i pair ns dev pending
+    for ((i = 0; i < 60; i++)); do
+        pending=0
+        for pair in "$NS_NODE:cni0" "$NS_NODE:veth-a" "$NS_NODE:veth-b" "$NS_NODE:eth0" \
+            "$NS_A:eth0" "$NS_B:eth0" "$NS_LB:eth0"; do
+            ns=${pair%%:*} dev=${pair#*:}
+            ip -n "$ns" -o link show dev "$dev" | grep -q 'state UP' || pending=1
+            if [[ $fam == *6* && -z $(ip -n "$ns" -6 -o addr show dev "$dev" scope link) ]]; then
+                pending=1
+            fi
+        done
+        ((pending)) || break
+        sleep 0.05
+    done
+    sleep 0.1   # the IGMP/MLD reports that follow (1 ms intervals, see ns_init)
+}
+
+# brnf 0|1: bridge-nf-call-iptables and -ip6tables in the node namespace.
+brnf() {
+    nset "$NS_NODE" net.bridge.bridge-nf-call-iptables "$1"
+    nset "$NS_NODE" net.bridge.bridge-nf-call-ip6tables "$1"
+}
+
+# serve NS PORT [--v6]: a server in the background; returns once it listens.
+serve() {
+    local ns=$1 port=$2 flag=${3:-} ready
+    ready=$(mktemp "$WORK/serve.XXXXXX")
+    ip netns exec "$ns" python3 -u "$TCP_PY" serve "$port" ${flag:+"$flag"} >"$ready" 2>&1 9>&- &
+    BG_PIDS+=($!)
+    wait_for "$ready" listening || die "server in $ns on :$port did not start: $(cat "$ready")"
+}
+
+# dial NS EXPECTED tcp.py-dial-args...: a client; fails the scenario on another outcome.
+dial() {
+    local ns=$1 want=$2 got; shift 2
+    got=$(nsx "$ns" python3 "$TCP_PY" dial "$@") || true
+    [[ $got == "$want" ]] || die "$SCENARIO: dial $* from $ns: expected $want, got ${got:-nothing}"
+    say "  dial $* from ${ns#"$LAB_PREFIX"}: $got"
+}
+
+# dial_bg: the same, in the background; collect with dial_wait.
+DIAL_JOBS=()
+dial_bg() {
+    local out; out=$(mktemp "$WORK/dial.XXXXXX")
+    ( dial "$@" ) >"$out" 2>&1 &
+    DIAL_JOBS+=("$!:$out")
+}
+dial_wait() {
+    local job rc=0
+    for job in "${DIAL_JOBS[@]}"; do
+        wait "${job%%:*}" || rc=1
+        cat "${job#*:}" >&2
+    done
+    DIAL_JOBS=()
+    ((rc == 0)) || die "$SCENARIO: a background dial failed"
+}
+
+# wait_for FILE TEXT: poll until FILE contains TEXT (5 s at most).
+wait_for() {
+    local file=$1 text=$2 i
+    for ((i = 0; i < 100; i++)); do
+        grep -q -- "$text" "$file" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+# cap NS VIEW FILE-EXT RECORDER-ARGS...: start one recorder; "tcpdump ..." or "dumpcap ...".
+# Every recorder runs with -p (no promiscuous mode). Promiscuity is a property of the device,
+# not of the capture: one promiscuous recorder on cni0 makes the bridge accept every frame it
+# forwards, and then the concurrent -i any recording sees bridged unicast on cni0 too, which
+# -i any alone never does. With -p each file shows what its view shows when taken alone.
+cap() {
+    local ns=$1 view=$2 ext=$3 tool=$4; shift 4
+    local file=$WORK/$SCENARIO.$view.$ext log=$WORK/$SCENARIO.$view.log
+    case $tool in
+    tcpdump)
+        # -Z root: Debian's tcpdump drops to user tcpdump, who may not write the output dir.
+        # --immediate-mode: no packets left in a TPACKET_V3 block when SIGINT arrives; that
+        # means TPACKET_V2 with one ring frame per snaplen-sized packet, and the default 2 MiB
+        # ring holds only a few 256 KiB frames: -i any dropped one packet of a burst. -B 32 MiB.
+        ip netns exec "$ns" tcpdump -p -Z root --immediate-mode -B 32768 -U -w "$file" "$@" >"$log" 2>&1 9>&- &
+        ;;
+    dumpcap)
+        ip netns exec "$ns" dumpcap -q -p -w "$file" "$@" >"$log" 2>&1 9>&- &
+        ;;
+    esac
+    CAP_PIDS+=($!)
+    CAP_FILES+=("$file")
+    CAP_LOGS+=("$log:$tool")
+}
+
+# record pod|ext: start every view of the scenario at once, return when all listen.
+#   pod: the client is pod A   ext: the client is in the outside namespace
+record() {
+    CAP_FILES=(); CAP_LOGS=()
+    local veths
+    case $1 in
+    pod)
+        cap "$NS_A" pod-eth0 pcap tcpdump -i eth0
+        veths=(-i veth-a -i veth-b)
+        ;;
+    ext)
+        cap "$NS_NODE" node-eth0 pcap tcpdump -i eth0
+        veths=(-i eth0)
+        ;;
+    esac
+    cap "$NS_NODE" cni0 pcap tcpdump -i cni0
+    cap "$NS_NODE" any pcap tcpdump -i any
+    cap "$NS_NODE" any-snap96 pcap tcpdump -i any -s 96
+    cap "$NS_NODE" multi pcapng dumpcap -i cni0 "${veths[@]}"
+    local entry log tool
+    for entry in "${CAP_LOGS[@]}"; do
+        log=${entry%:*} tool=${entry##*:}
+        # tcpdump says "listening on" once its socket is bound; dumpcap names its output file
+        # once every interface is open.
+        if [[ $tool == tcpdump ]]; then
+            wait_for "$log" "listening on" || die "$SCENARIO: tcpdump did not start: $(cat "$log")"
+        else
+            wait_for "$log" "File:" || die "$SCENARIO: dumpcap did not start: $(cat "$log")"
+        fi
+    done
+}
+
+# record_stop: let the last packets land, then SIGINT every recorder and wait for it.
+record_stop() {
+    sleep 0.3
+    local pid
+    for pid in "${CAP_PIDS[@]}"; do
+        kill -INT "$pid" 2>/dev/null || true
+    done
+    for pid in "${CAP_PIDS[@]}"; do
+        wait "$pid" 2>/dev/null || true
+    done
+    CAP_PIDS=()
+    # A recording that lost packets would not say what the kernel did.
+    local entry log
+    for entry in "${CAP_LOGS[@]}"; do
+        log=${entry%:*}
+        if grep -Eq '^[1-9][0-9]* packets? dropped by (kernel|interface)|received/dropped on interface .*: [0-9]+/[1-9]' "$log"; then
+            die "$SCENARIO: a recorder dropped packets: $(grep -E 'dropped' "$log" | tr '\n' ' ')"
+        fi
+    done
+}
+
+# expect VIEW FILTER MIN [MAX]: the recording of VIEW holds MIN..MAX packets matching FILTER.
+expect() {
+    local view=$1 filter=$2 min=$3 max=${4:-} file n
+    local files=("$WORK/$SCENARIO.$view".pcap*)
+    file=${files[0]}
+    [[ -f $file ]] || die "$SCENARIO: no $view recording"
+    n=$(tcpdump -nr "$file" "$filter" 2>/dev/null | wc -l)
+    if ((n < min)) || { [[ -n $max ]] && ((n > max)); }; then
+        die "$SCENARIO: $view has $n packets matching '$filter', expected ${min}..${max:-}"
+    fi
+}
