@@ -4,6 +4,7 @@ import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.capture.FrameSource;
+import io.pcapdiag.capture.TimeOrderedSource;
 import io.pcapdiag.decode.Decoder;
 import io.pcapdiag.decode.PacketView;
 import io.pcapdiag.decode.Prefilter;
@@ -142,6 +143,9 @@ public final class Analysis {
             CaptureSummary s = register(c);
             try {
                 FrameSource src = reader.open(c);
+                if (src.interleavesInterfaces()) {
+                    src = new TimeOrderedSource(src);
+                }
                 s.opened = true;
                 src.onProblem(e -> {
                     s.errors.add(e.oneLine());

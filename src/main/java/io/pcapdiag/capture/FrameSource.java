@@ -25,6 +25,14 @@ public interface FrameSource extends Closeable {
     default void onProblem(Consumer<CaptureException> sink) {
     }
 
+    /**
+     * Whether the format can hold several interfaces written in bursts, so that file order is not time
+     * order (pcapng from dumpcap). The analysis then reads it through a {@link TimeOrderedSource}.
+     */
+    default boolean interleavesInterfaces() {
+        return false;
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -22,6 +22,7 @@ public final class Pcap4jFileSource implements FrameSource {
     private final Frame frame = new Frame();
     private final ReadStats stats = new ReadStats();
     private final int linkType;
+    private boolean pcapng;
 
     private Pcap4jFileSource(Capture capture, PcapHandle handle) {
         this.capture = capture;
@@ -44,12 +45,29 @@ public final class Pcap4jFileSource implements FrameSource {
         }
         try {
             PcapHandle handle = Pcaps.openOffline(name, PcapHandle.TimestampPrecision.NANO);
-            return new Pcap4jFileSource(capture, handle);
+            Pcap4jFileSource source = new Pcap4jFileSource(capture, handle);
+            source.pcapng = !"-".equals(name) && startsWithPcapngMagic(Path.of(name));
+            return source;
         } catch (PcapNativeException e) {
             throw new CaptureException(name, -1, "libpcap: " + e.getMessage());
         } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
             throw new CaptureException(name, -1, Libpcap.MISSING);
         }
+    }
+
+    private static boolean startsWithPcapngMagic(Path p) {
+        try (var in = Files.newInputStream(p)) {
+            byte[] b = in.readNBytes(4);
+            return b.length == 4 && Bytes.i32be(b, 0) == PcapngReader.SHB;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** libpcap reads pcapng in file order too, so both readers reorder it the same way. */
+    @Override
+    public boolean interleavesInterfaces() {
+        return pcapng;
     }
 
     @Override

@@ -44,6 +44,11 @@ final class PcapngReader extends AbstractFileSource {
         }
     }
 
+    @Override
+    public boolean interleavesInterfaces() {
+        return true;
+    }
+
     /** Link types of the interfaces seen so far, in order of appearance. */
     List<Integer> linkTypes() {
         return linkTypesSeen;
