@@ -240,6 +240,11 @@ public final class Analysis {
                 return vips.contains(a) || rejectingVips.contains(a)
                         || tracker.natTargets().stream().anyMatch(t -> t.sameAddress(a));
             }
+
+            @Override
+            public long cutQuotesTo(Endpoint client) {
+                return tracker.cutQuotes().getOrDefault(client.withoutPort(), 0L);
+            }
         };
         List<CaptureSummary> caps = new ArrayList<>();
         for (CaptureSummary s : summaries) {

@@ -155,12 +155,19 @@ public final class Explain {
     private static Explanation noResponse(Finding f) {
         Attempt a = f.examples().get(0);
         String happened = f.client() + " sent SYNs to " + f.target() + " (" + f.attempts() + " attempts, "
-                + f.retransmissions() + " retransmissions) and nothing came back in this capture: the SYN or its"
-                + " answer was dropped somewhere.";
+                + f.retransmissions() + " retransmissions) and "
+                + (f.cutQuotes() > 0 ? "no answer in this capture can be paired with them."
+                        : "nothing came back in this capture: the SYN or its answer was dropped somewhere.");
         List<String> obs = new ArrayList<>();
         if (a.natCopy() != null) {
             obs.add("the SYN was DNAT'ed to " + a.natCopy().destination() + " but no reply was captured; a capture on the"
                     + " bridge misses replies switched between its ports: record with -i any or on the pod's veth");
+        }
+        if (f.cutQuotes() > 0) {
+            obs.add("ICMP errors addressed to " + f.client() + " were captured (" + f.cutQuotes()
+                    + (f.cutQuotes() == 1 ? " packet" : " packets") + ") but cannot be paired with a SYN: the capture's"
+                    + " snap length cut the packet they quote; record with a larger snap length (tcpdump -s 0) to see"
+                    + " which connection they answer");
         }
         return new Explanation(happened, obs, List.of(
                 new Explanation.Remedy("with externalTrafficPolicy: Local in iptables mode, traffic to a node without a local endpoint is dropped: check endpoints per node",

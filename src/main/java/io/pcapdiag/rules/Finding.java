@@ -22,6 +22,8 @@ public final class Finding {
     private long retransmissions;
     private long clientResets;
     private long natCopies;
+    /** Unanswered findings: ICMP errors to the client that could not be paired because their quote was cut. */
+    long cutQuotes;
     private long firstNanos = Long.MAX_VALUE;
     private long lastNanos = Long.MIN_VALUE;
     private final List<Attempt> examples = new ArrayList<>(1);
@@ -109,6 +111,11 @@ public final class Finding {
     /** Attempts whose SYN was also seen after DNAT. */
     public long natCopies() {
         return natCopies;
+    }
+
+    /** ICMP errors sent to the client that the capture cut too short to pair with a SYN (unanswered findings). */
+    public long cutQuotes() {
+        return cutQuotes;
     }
 
     /** Distinct client ports, counted up to 64. */

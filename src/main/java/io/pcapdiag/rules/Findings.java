@@ -103,6 +103,7 @@ public final class Findings implements AttemptSink {
                 boolean probe = Rules.isDroppedProbe(f.distinctClientPorts(),
                         context.answersOthers(f.target(), f.client()), context.isVip(f.client()));
                 f.reclassify(probe ? Pattern.LB_PROBE_DROPPED : Pattern.NO_RESPONSE);
+                f.cutQuotes = context.cutQuotesTo(f.client());
             }
             out.add(f);
         }

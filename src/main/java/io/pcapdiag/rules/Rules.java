@@ -69,5 +69,8 @@ public final class Rules {
         boolean answersOthers(Endpoint target, Endpoint client);
 
         boolean isVip(Endpoint address);
+
+        /** ICMP errors sent to {@code client} that could not be paired because the capture cut their quote. */
+        long cutQuotesTo(Endpoint client);
     }
 }

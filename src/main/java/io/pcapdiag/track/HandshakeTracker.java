@@ -3,8 +3,10 @@ package io.pcapdiag.track;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.decode.PacketView;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -31,6 +33,9 @@ public final class HandshakeTracker {
     private final AttemptSink sink;
     private final int maxOpen;
     private final Set<Endpoint> natTargets = new HashSet<>();
+    /** ICMP errors whose quote was cut before the ports, per address they were sent to. */
+    private final Map<Endpoint, Long> cutQuotes = new HashMap<>();
+    private static final int MAX_CUT_QUOTE_DESTINATIONS = 4096;
     private long clock = Long.MIN_VALUE;
 
     private long attempts;
@@ -58,8 +63,13 @@ public final class HandshakeTracker {
             } else if ((flags & PacketView.RST) != 0) {
                 reset(f, v);
             }
-        } else if (v.kind == PacketView.Kind.ICMP_ERROR && v.quotedProtocol == 6 && v.quotedHasPorts) {
-            icmp(f, v);
+        } else if (v.kind == PacketView.Kind.ICMP_ERROR) {
+            if (v.quotedProtocol == 6 && v.quotedHasPorts) {
+                icmp(f, v);
+            } else if (!v.quotedHasPorts && v.truncated && cutQuotes.size() < MAX_CUT_QUOTE_DESTINATIONS) {
+                // The snap length cut the quote before the ports: no telling which SYN it answers.
+                cutQuotes.merge(Endpoint.address(v.dstHi, v.dstLo), 1L, Long::sum);
+            }
         }
     }
 
@@ -187,9 +197,11 @@ public final class HandshakeTracker {
                 queue.pollFirst();
                 decide(head, now);
             } else if (head.queuedExpiry <= now) {
-                // Retransmitted since it was queued: requeue at its new expiry.
+                // Retransmitted since it was queued: requeue. Look again within LINGER_NANOS rather than at
+                // its expiry, which may be minutes away: at the head it would hold back every attempt queued
+                // behind it (each due LINGER_NANOS after its SYN) until then.
                 queue.pollFirst();
-                head.queuedExpiry = head.expiresAt;
+                head.queuedExpiry = Math.min(head.expiresAt, now + LINGER_NANOS);
                 queue.addLast(head);
             } else {
                 return;
@@ -239,6 +251,11 @@ public final class HandshakeTracker {
     /** Targets whose SYNs were seen DNAT'ed to another destination: service addresses (VIPs). */
     public Set<Endpoint> natTargets() {
         return natTargets;
+    }
+
+    /** ICMP errors that could not be paired because the capture cut their quote, per destination address. */
+    public Map<Endpoint, Long> cutQuotes() {
+        return cutQuotes;
     }
 
     public long attempts() {
