@@ -91,6 +91,7 @@ public final class LinkTypes {
         if (!c.has(off, 16)) {
             return truncated(v);
         }
+        v.packetType = c.u16(off);
         cookedAddress(c, c.u16(off + 2), c.u16(off + 4), off + 6, v);
         return vlanTags(c, c.u16(off + 14), off + 16, v);
     }
@@ -100,6 +101,8 @@ public final class LinkTypes {
         if (!c.has(off, 20)) {
             return truncated(v);
         }
+        v.ifIndex = c.i32(off + 4);
+        v.packetType = c.u8(off + 10);
         cookedAddress(c, c.u16(off + 8), c.u8(off + 11), off + 12, v);
         return vlanTags(c, c.u16(off), off + 20, v);
     }

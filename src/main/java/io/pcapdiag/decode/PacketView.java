@@ -19,6 +19,10 @@ public final class PacketView {
 
     public Kind kind;
     // Link layer
+    /** Linux cooked captures ({@code -i any}): the interface index the packet was captured on, else -1. */
+    public int ifIndex;
+    /** Linux cooked captures: the packet type (0 to us, 1 broadcast, 2 multicast, 3 to another host, 4 sent by us), else -1. */
+    public int packetType;
     public boolean hasSrcMac;
     public boolean hasDstMac;
     public long srcMac;
@@ -63,6 +67,8 @@ public final class PacketView {
 
     public void reset() {
         kind = Kind.OTHER;
+        ifIndex = -1;
+        packetType = -1;
         hasSrcMac = false;
         hasDstMac = false;
         ipVersion = 0;

@@ -53,7 +53,30 @@ public final class Evidence {
     }
 
     static Packet packet(String role, Sighting s) {
-        return new Packet(role, s.capture.name(), s.frame, time(s.nanos), s.interfaceName, tcpdump(s));
+        return new Packet(role, s.capture.name(), s.frame, time(s.nanos), where(s), tcpdump(s));
+    }
+
+    /**
+     * The interface: its pcapng name, or for {@code -i any} captures the index and direction as tcpdump
+     * shows them (map the index to a name with {@code ip link} on the node), else null.
+     */
+    static String where(Sighting s) {
+        if (s.interfaceName != null) {
+            return s.interfaceName;
+        }
+        if (s.ifIndex < 0 && s.packetType < 0) {
+            return null;
+        }
+        String dir = switch (s.packetType) {
+            case 0 -> "In";
+            case 1 -> "B";
+            case 2 -> "M";
+            case 3 -> "P";
+            case 4 -> "Out";
+            default -> "";
+        };
+        String idx = s.ifIndex >= 0 ? "ifindex " + s.ifIndex : "";
+        return (idx + " " + dir).trim();
     }
 
     public static String time(long nanos) {
@@ -66,14 +89,7 @@ public final class Evidence {
         sb.append(s.ipVersion == 6 ? "IP6 " : "IP ");
         if (s.icmp) {
             sb.append(Ip.format(s.srcHi, s.srcLo)).append(" > ").append(Ip.format(s.dstHi, s.dstLo)).append(": ");
-            String name = Explain.icmpName(s.ipVersion, s.icmpType, s.icmpCode);
-            String quoted = Ip.format(s.quotedDstHi, s.quotedDstLo) + (s.quotedDstPort >= 0 ? " tcp port " + s.quotedDstPort : "");
-            if (s.ipVersion == 4) {
-                sb.append("ICMP ").append(quoted).append(' ').append(name);
-            } else {
-                sb.append("ICMP6, ").append(name).append(", ").append(quoted);
-            }
-            return sb.append(", length ").append(s.length).toString();
+            return sb.append(s.ipVersion == 4 ? icmp4(s) : icmp6(s)).append(", length ").append(s.length).toString();
         }
         sb.append(Ip.dotted(s.srcHi, s.srcLo, s.srcPort)).append(" > ").append(Ip.dotted(s.dstHi, s.dstLo, s.dstPort))
                 .append(": Flags [").append(flags(s.flags)).append("], seq ").append(Integer.toUnsignedString(s.seq));
@@ -81,6 +97,32 @@ public final class Evidence {
             sb.append(", ack ").append(Integer.toUnsignedString(s.ack));
         }
         return sb.append(", win ").append(s.window).append(", length ").append(s.length).toString();
+    }
+
+    /** As tcpdump's print-icmp.c words it, e.g. {@code ICMP 10.0.0.2 tcp port 80 unreachable}. */
+    private static String icmp4(Sighting s) {
+        String addr = Ip.format(s.quotedDstHi, s.quotedDstLo);
+        if (s.icmpType != 3) {
+            return "ICMP " + Explain.icmpName(4, s.icmpType, s.icmpCode);
+        }
+        return switch (s.icmpCode) {
+            case 0 -> "ICMP net " + addr + " unreachable";
+            case 1 -> "ICMP host " + addr + " unreachable";
+            case 3 -> "ICMP " + addr + " tcp port " + (s.quotedDstPort >= 0 ? s.quotedDstPort : "?") + " unreachable";
+            case 10 -> "ICMP host " + addr + " unreachable - admin prohibited";
+            case 13 -> "ICMP host " + addr + " unreachable - admin prohibited filter";
+            default -> "ICMP " + addr + " " + Explain.icmpName(4, s.icmpType, s.icmpCode);
+        };
+    }
+
+    /** As tcpdump's print-icmp6.c words it, e.g. {@code ICMP6, destination unreachable, unreachable port, ...}. */
+    private static String icmp6(Sighting s) {
+        String quoted = Ip.format(s.quotedDstHi, s.quotedDstLo) + (s.quotedDstPort >= 0 ? " tcp port " + s.quotedDstPort : "");
+        return switch (s.icmpType) {
+            case 1 -> "ICMP6, destination unreachable, " + Explain.icmpName(6, 1, s.icmpCode) + ", " + quoted;
+            case 3 -> "ICMP6, time exceeded in-transit, " + quoted;
+            default -> "ICMP6, " + Explain.icmpName(6, s.icmpType, s.icmpCode) + ", " + quoted;
+        };
     }
 
     /** tcpdump's flag letters, in its order: F S R P . U E W. */

@@ -22,6 +22,8 @@ public final class Attempt {
     // would nearly double what an open attempt costs (a SYN flood holds hundreds of thousands of them).
     final Capture synCapture;
     final String synInterface;
+    final int synIfIndex;
+    final int synPacketType;
     final long synFrame;
     final long synNanos;
     final int ipVersion;
@@ -62,6 +64,8 @@ public final class Attempt {
         targetPort = v.dstPort;
         synCapture = f.capture;
         synInterface = f.interfaceName;
+        synIfIndex = v.ifIndex;
+        synPacketType = v.packetType;
         synFrame = f.number;
         synNanos = f.nanos;
         ipVersion = v.ipVersion;

@@ -11,6 +11,9 @@ import io.pcapdiag.decode.PacketView;
 public final class Sighting {
     public final Capture capture;
     public final String interfaceName;
+    /** Linux cooked captures: interface index and packet type (see {@link PacketView}), else -1. */
+    public final int ifIndex;
+    public final int packetType;
     public final long frame;
     public final long nanos;
     public final int ipVersion;
@@ -41,6 +44,8 @@ public final class Sighting {
     public Sighting(Frame f, PacketView v) {
         capture = f.capture;
         interfaceName = f.interfaceName;
+        ifIndex = v.ifIndex;
+        packetType = v.packetType;
         frame = f.number;
         nanos = f.nanos;
         ipVersion = v.ipVersion;
@@ -72,6 +77,8 @@ public final class Sighting {
     Sighting(Attempt a) {
         capture = a.synCapture;
         interfaceName = a.synInterface;
+        ifIndex = a.synIfIndex;
+        packetType = a.synPacketType;
         frame = a.synFrame;
         nanos = a.synNanos;
         ipVersion = a.ipVersion;
