@@ -411,6 +411,22 @@ class HandshakeTrackerTest {
     }
 
     @Test
+    void aLongRetransmittingAttemptDoesNotHoldBackOthers() {
+        TrackerHarness h = new TrackerHarness();
+        for (long t : new long[] {0, 1, 3, 7}) {
+            h.syn(T0 + t * S, CLIENT, 40000, VIP, VPORT, ISN); // next SYN due at 15 s
+        }
+        h.tick(T0 + 10 * S);
+        h.syn(T0 + 10_500 * MS, CLIENT, 40001, VIP, VPORT, ISN + 1);
+        h.tick(T0 + 13_500 * MS);
+        assertEquals(1, h.decided.size(), "decided 3 s after its SYN, whatever is queued before it");
+        assertEquals(40001, h.decided.get(0).clientPort());
+        assertEquals(Outcome.UNANSWERED, h.decided.get(0).outcome());
+        assertEquals(1, h.tracker.open());
+        h.finish();
+    }
+
+    @Test
     void sequenceNumbersWrap() {
         TrackerHarness h = new TrackerHarness();
         h.syn(T0, CLIENT, 40000, VIP, VPORT, 0xffffffff);
