@@ -112,7 +112,7 @@ public final class TextReport {
         int n = 1;
         for (Explanation.Remedy rem : x.remedies()) {
             wrap(out, "    " + n++ + ". ", "       ", rem.fix());
-            if (!rem.tradeoff().isEmpty()) {
+            if (rem.tradeoff() != null) {
                 wrap(out, "       trade-off: ", "         ", rem.tradeoff());
             }
         }

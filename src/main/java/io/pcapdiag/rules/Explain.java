@@ -133,23 +133,26 @@ public final class Explain {
         Sighting icmp = f.examples().get(0).icmp();
         String what = icmpName(icmp.ipVersion, icmp.icmpType, icmp.icmpCode);
         String happened = f.client() + " dialed " + f.target() + " and " + f.responder() + " answered with ICMP " + what + ".";
-        List<String> obs = new ArrayList<>();
         boolean portUnreach = icmp.ipVersion == 4 ? icmp.icmpType == 3 && icmp.icmpCode == 3 : icmp.icmpType == 1 && icmp.icmpCode == 4;
+        List<Explanation.Remedy> fixes;
         if (portUnreach) {
             happened += " A port unreachable for TCP from an address other than the one dialed comes from a REJECT rule on the"
                     + " path: kube-proxy in iptables mode rejects connections to a Service that has no endpoints this way.";
+            fixes = List.of(
+                    new Explanation.Remedy("check that the Service has ready endpoints: kubectl get endpointslices -l kubernetes.io/service-name=<svc>",
+                            "a Service whose pods are all unready is rejected by design, until one is ready"),
+                    new Explanation.Remedy("on " + f.responder() + ", look for the rule: iptables-save | grep -e REJECT -e " + f.target().address(),
+                            null));
         } else if (isAdminProhibited(icmp)) {
             happened += " A filter on the path rejected it: a NetworkPolicy or firewall REJECT rule.";
+            fixes = List.of(new Explanation.Remedy("check NetworkPolicies and node firewalls between " + f.client() + " and " + f.target(),
+                    "a default-deny policy rejects until an allow rule matches"));
         } else {
             happened += " Something on the path has no way to deliver it: a missing route, or a host that does not answer ARP/ND.";
+            fixes = List.of(new Explanation.Remedy("check routes and neighbours for " + f.target().address() + " on " + f.responder()
+                    + ": ip route get " + f.target().address() + "; ip neigh", null));
         }
-        return new Explanation(happened, obs, List.of(
-                new Explanation.Remedy("check that the Service has ready endpoints: kubectl get endpointslices -l kubernetes.io/service-name=<svc>",
-                        "a Service whose pods are all unready is rejected by design"),
-                new Explanation.Remedy("check NetworkPolicies and node firewalls between " + f.client() + " and " + f.target(),
-                        "a default-deny policy rejects or drops until an allow rule matches"),
-                new Explanation.Remedy("check routes to " + f.target().address() + " on the node that sent the error (" + f.responder() + ")",
-                        "")));
+        return new Explanation(happened, List.of(), fixes);
     }
 
     private static Explanation noResponse(Finding f) {
@@ -173,7 +176,7 @@ public final class Explain {
                 new Explanation.Remedy("with externalTrafficPolicy: Local in iptables mode, traffic to a node without a local endpoint is dropped: check endpoints per node",
                         "ETP Cluster forwards instead, at the cost of the client source IP"),
                 new Explanation.Remedy("check NetworkPolicies (default deny drops), node firewalls and cloud security groups",
-                        "")));
+                        null)));
     }
 
     private static boolean isAdminProhibited(Sighting s) {

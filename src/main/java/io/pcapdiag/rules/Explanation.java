@@ -8,7 +8,7 @@ import java.util.List;
  */
 public record Explanation(String happened, List<String> observations, List<Remedy> remedies) {
 
-    /** One way to fix it, and what it costs. */
+    /** One way to fix it, and what it costs (null where it costs nothing worth saying). */
     public record Remedy(String fix, String tradeoff) {
     }
 }
