@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "pcapdiag", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Node-level packet-capture analyzer for Kubernetes: pairs every TCP SYN with what answered it "
                 + "and names what Kubernetes service networking did wrong.",
-        subcommands = {AnalyzeCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {AnalyzeCommand.class, LiveCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:analysed; no finding at or above --fail-on",
             "1:findings at or above --fail-on SEVERITY",
@@ -25,7 +25,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: analyze");
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: analyze or live");
     }
 
     public static void main(String[] args) {

@@ -1,0 +1,292 @@
+package io.pcapdiag.cli;
+
+import io.pcapdiag.analysis.Result;
+import io.pcapdiag.capture.Libpcap;
+import io.pcapdiag.live.CaptureFilter;
+import io.pcapdiag.live.CaptureSettings;
+import io.pcapdiag.live.InterfacePatterns;
+import io.pcapdiag.live.LiveException;
+import io.pcapdiag.live.LiveMetrics;
+import io.pcapdiag.live.LiveReport;
+import io.pcapdiag.live.LiveSession;
+import io.pcapdiag.live.Privileges;
+import io.pcapdiag.report.JsonReport;
+import io.pcapdiag.report.TextReport;
+import io.pcapdiag.rules.Finding;
+import io.pcapdiag.rules.Severity;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code pcapdiag live}: capture on the node's interfaces and report connection failures while they happen.
+ * SIGINT/SIGTERM end it cleanly: capture stops, pending attempts are decided, the final report is printed
+ * and the exit code is the one a normal end gives.
+ */
+@Command(name = "live", sortOptions = false,
+        description = {
+            "Capture on this node's interfaces (libpcap through pcap4j) and name Kubernetes service-networking failures"
+                    + " while they happen: each finding is printed as soon as it is known, a summary every"
+                    + " --summary-interval, and the full report when the capture ends (--duration, --count, SIGINT or SIGTERM).",
+            "Only SYN, RST and FIN segments and ICMP/ICMPv6 errors are captured, headers only (--snaplen): application data"
+                    + " is never stored unless asked.",
+            "Needs root or CAP_NET_RAW (plus CAP_NET_ADMIN for promiscuous mode), and libpcap."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:captured and reported (also after SIGINT/SIGTERM); no finding at or above --fail-on",
+            "1:findings at or above --fail-on SEVERITY",
+            "2:usage error",
+            "3:no interface could be captured (no libpcap, no privilege, no such interface)",
+            "4:internal error (a bug: rerun with -v and report the stack trace)"})
+public final class LiveCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    CommonOptions common;
+
+    @Mixin
+    AnalysisOptions analysis;
+
+    @Option(names = {"-i", "--interface"}, paramLabel = "IFACES", defaultValue = "any",
+            description = "Interfaces: names and globs, comma-separated or repeated (eth0,cni0,'veth*'), or any"
+                    + " (default: ${DEFAULT-VALUE}). Globs are matched again every --rescan-interval, so new pods'"
+                    + " veths are picked up; an interface that vanishes costs a warning, not the capture.")
+    List<String> interfaces;
+
+    @Option(names = {"-w", "--write"}, paramLabel = "PATH",
+            description = "Also keep the captured packets as pcap, one file per interface: PATH itself for a single"
+                    + " interface name (or any); else PATH with the interface before its extension (live.pcap ->"
+                    + " live.eth0.pcap), PATH/<iface>.pcap when PATH is a directory, or {if} in PATH replaced."
+                    + " `pcapdiag analyze` on the files gives the live findings again.")
+    Path write;
+
+    @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
+            description = "Output: text, or jsonl (one JSON object per line: findings, summaries, the final report)"
+                    + " (default: ${DEFAULT-VALUE}).")
+    LiveReport.Format format;
+
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "0",
+            description = "Stop after this long (30s, 5m, 1h; 0 = until SIGINT/SIGTERM) (default: ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(names = {"-c", "--count"}, paramLabel = "N", defaultValue = "0",
+            description = "Stop after N captured packets over all interfaces (0 = no limit).")
+    long count;
+
+    @Option(names = "--summary-interval", paramLabel = "DURATION", defaultValue = "60s",
+            description = "Print a summary with capture statistics this often (0 = never) (default: ${DEFAULT-VALUE}).")
+    String summaryInterval;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "0",
+            description = "Serve Prometheus metrics on this port: /metrics, /ready, /-/healthy (0 = off) (default: ${DEFAULT-VALUE}).")
+    int metricsPort;
+
+    @Option(names = "--metrics-address", paramLabel = "ADDRESS", defaultValue = "0.0.0.0",
+            description = "Address the metrics server binds (default: ${DEFAULT-VALUE}).")
+    String metricsAddress;
+
+    @Option(names = "--snaplen", paramLabel = "BYTES", defaultValue = "" + CaptureFilter.DEFAULT_SNAPLEN,
+            description = "Bytes kept per packet: the default keeps headers and drops application data (default: ${DEFAULT-VALUE}).")
+    int snaplen;
+
+    @Option(names = "--buffer-size", paramLabel = "SIZE", defaultValue = "4MiB",
+            description = "Kernel capture buffer per interface (e.g. 4MiB, 64MiB); raise it when the kernel drops"
+                    + " packets (default: ${DEFAULT-VALUE}).")
+    String bufferSize;
+
+    @Option(names = "--filter", paramLabel = "BPF",
+            description = "Replace the built-in capture filter (SYN/RST/FIN and ICMP errors, IPv4 and IPv6) by this"
+                    + " libpcap expression.")
+    String filter;
+
+    @Option(names = "--no-promiscuous", negatable = false,
+            description = "Do not put interfaces in promiscuous mode (by default they are, as with tcpdump).")
+    boolean noPromiscuous;
+
+    @Option(names = "--rescan-interval", paramLabel = "DURATION", defaultValue = "2s",
+            description = "How often to look for new interfaces matching -i (default: ${DEFAULT-VALUE}).")
+    String rescanInterval;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        CaptureSettings settings = settings();
+        LiveSession.Timing timing = new LiveSession.Timing(nanos("--duration", duration, false),
+                nanos("--summary-interval", summaryInterval, false), nanos("--rescan-interval", rescanInterval, true));
+        Severity failOn = analysis.failOnSeverity();
+        var options = analysis.toOptions();
+        if (metricsPort < 0 || metricsPort > 65535) {
+            throw new IllegalArgumentException("--metrics-port must be 0-65535");
+        }
+
+        // pcap4j logs every open and close at INFO through slf4j-simple; keep stderr for what users must read.
+        if (System.getProperty("org.slf4j.simpleLogger.log.org.pcap4j") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.org.pcap4j", "error");
+        }
+        String problem = cannotCapture();
+        if (problem != null) {
+            err.println("pcapdiag: " + problem);
+            err.flush();
+            return ExitCodes.NO_INPUT;
+        }
+
+        String node = System.getenv("NODE_NAME");
+        LiveMetrics metrics = new LiveMetrics(node);
+        int maxFindings = analysis.maxFindings(format == LiveReport.Format.jsonl
+                ? JsonReport.DEFAULT_MAX_FINDINGS : TextReport.DEFAULT_MAX_FINDINGS);
+        LiveReport report = new LiveReport(out, format, common.useColor(), maxFindings, node);
+        LiveSession session = new LiveSession(settings, timing, options, report, metrics, line -> {
+            err.println("pcapdiag: " + line);
+            err.flush();
+        });
+        if (metricsPort > 0) {
+            try {
+                metrics.serve(metricsAddress, metricsPort, session::capturing);
+            } catch (IOException e) {
+                err.println("pcapdiag: cannot serve metrics on " + metricsAddress + ":" + metricsPort + ": " + e.getMessage());
+                err.flush();
+                return ExitCodes.USAGE;
+            }
+        }
+
+        int[] code = {ExitCodes.OK};
+        CountDownLatch done = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            // SIGINT/SIGTERM: let the run end and report, then exit with its code. Without halt() the JVM would
+            // exit 130/143 once hooks return, and Main's System.exit() would block behind this shutdown.
+            session.requestStop();
+            try {
+                if (done.await(30, TimeUnit.SECONDS)) {
+                    out.flush();
+                    err.flush();
+                    Runtime.getRuntime().halt(code[0]);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "pcapdiag-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Result result = session.run();
+            code[0] = exitCode(result, failOn);
+        } catch (LiveException e) {
+            err.println("pcapdiag: " + e.getMessage());
+            code[0] = ExitCodes.NO_INPUT;
+        } finally {
+            metrics.close();
+            out.flush();
+            err.flush();
+            done.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // A signal started the shutdown: the hook is running and exits with code[0].
+            }
+        }
+        return code[0];
+    }
+
+    private static int exitCode(Result result, Severity failOn) {
+        if (failOn != null) {
+            for (Finding f : result.findings()) {
+                if (f.severity().compareTo(failOn) >= 0) {
+                    return ExitCodes.FINDINGS;
+                }
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Why capture cannot work here at all, in one line, or null. */
+    private static String cannotCapture() {
+        if (Privileges.lacksNetRaw()) {
+            return Privileges.NO_CAPTURE_PRIVILEGE;
+        }
+        try {
+            org.pcap4j.core.Pcaps.libVersion();
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            return Libpcap.MISSING;
+        }
+        return null;
+    }
+
+    private CaptureSettings settings() {
+        InterfacePatterns patterns = InterfacePatterns.parse(interfaces);
+        if (snaplen < 64 || snaplen > 262_144) {
+            throw new IllegalArgumentException("--snaplen must be 64-262144 bytes (headers need at least 64)");
+        }
+        if (count < 0) {
+            throw new IllegalArgumentException("--count must not be negative");
+        }
+        long buffer = bytes("--buffer-size", bufferSize);
+        if (buffer < 64 * 1024 || buffer > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("--buffer-size must be 64KiB-2GiB");
+        }
+        String bpf = filter == null ? CaptureFilter.DEFAULT : filter;
+        if (write != null && write.getParent() != null && !write.getParent().toFile().isDirectory()) {
+            throw new IllegalArgumentException("--write " + write + ": directory " + write.getParent() + " does not exist");
+        }
+        return new CaptureSettings(patterns, bpf, snaplen, (int) buffer, !noPromiscuous, write, count);
+    }
+
+    private static final java.util.regex.Pattern DURATION =
+            java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)?");
+    private static final java.util.regex.Pattern SIZE =
+            java.util.regex.Pattern.compile("(\\d+)(k|kb|kib|m|mb|mib|g|gb|gib)?", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /** {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}; a bare number is seconds. */
+    static long nanos(String option, String text, boolean positive) {
+        Matcher m = DURATION.matcher(text.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException(option + " takes a duration such as 30s, 5m or 1h, not '" + text + "'");
+        }
+        double v = Double.parseDouble(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        double scale = switch (unit) {
+            case "ms" -> 1e6;
+            case "m" -> 60e9;
+            case "h" -> 3600e9;
+            default -> 1e9;
+        };
+        long n = (long) (v * scale);
+        if (positive && n <= 0) {
+            throw new IllegalArgumentException(option + " must be more than 0");
+        }
+        return n;
+    }
+
+    /** {@code 4MiB}, {@code 512k}, {@code 1g} (binary units); a bare number is bytes. */
+    static long bytes(String option, String text) {
+        Matcher m = SIZE.matcher(text.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException(option + " takes a size such as 4MiB or 512KiB, not '" + text + "'");
+        }
+        long v = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "" : m.group(2).toLowerCase(Locale.ROOT);
+        long scale = switch (unit.isEmpty() ? ' ' : unit.charAt(0)) {
+            case 'k' -> 1L << 10;
+            case 'm' -> 1L << 20;
+            case 'g' -> 1L << 30;
+            default -> 1L;
+        };
+        return Math.multiplyExact(v, scale);
+    }
+
+    /** The options as given, for tests. */
+    List<String> interfaces() {
+        return new ArrayList<>(interfaces);
+    }
+}

@@ -1,0 +1,19 @@
+package io.pcapdiag.live;
+
+import java.nio.file.Path;
+
+/**
+ * How to capture.
+ *
+ * @param interfaces  what {@code -i} names
+ * @param filter      the BPF filter ({@link CaptureFilter#DEFAULT} unless overridden)
+ * @param snaplen     bytes kept per packet
+ * @param bufferSize  kernel capture buffer per interface, bytes
+ * @param promiscuous promiscuous mode (as tcpdump): a bridge then passes up frames switched between its ports
+ * @param write       where to keep the filtered packets (see {@link WritePaths}), or null
+ * @param count       stop after this many packets over all interfaces; 0 = no limit
+ */
+public record CaptureSettings(InterfacePatterns interfaces, String filter, int snaplen, int bufferSize,
+                              boolean promiscuous, Path write, long count) {
+    public static final int DEFAULT_BUFFER_SIZE = 4 << 20;
+}

@@ -1,0 +1,262 @@
+package io.pcapdiag.live;
+
+import io.pcapdiag.analysis.Analysis;
+import io.pcapdiag.analysis.CaptureSummary;
+import io.pcapdiag.analysis.Result;
+import io.pcapdiag.capture.Capture;
+import io.pcapdiag.capture.Frame;
+import io.pcapdiag.decode.LinkTypes;
+import io.pcapdiag.rules.Finding;
+import io.pcapdiag.rules.Pattern;
+import io.pcapdiag.rules.Rules;
+import io.pcapdiag.track.Attempt;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The analysis side of live mode, all on one thread: puts packets back in time order ({@link Reorder}),
+ * feeds the one {@link Analysis}, reports findings as they appear, keeps the metrics. The same tracker
+ * and rules as offline analysis, fed the same packets in the same order, give the same findings.
+ *
+ * <p>Time: the tracker's clock is capture time, which only moves with packets. Offline, the last packet
+ * ends the capture; live, silence is information: an unanswered SYN is decided 3 s after it even when
+ * nothing else arrives. So the session moves the tracker's clock ({@link #tick}) with an empty ARP frame
+ * on a capture of its own, which reports never show, whenever every interface is known to be complete up
+ * to a later time.
+ */
+final class LiveAnalysis {
+    /** Findings are looked for at most this often (more rarely when there are very many of them). */
+    static final long MIN_STREAM_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private final Analysis analysis;
+    private final LiveReport report;
+    private final LiveMetrics metrics;
+    private final Reorder reorder = new Reorder();
+    private final Frame frame = new Frame();
+    private final Capture clock = new Capture(0, "(clock)");
+    private final CaptureSummary clockSummary;
+    private final Frame tickFrame = new Frame();
+    private final Map<PacketSource, Tally> tallies = new LinkedHashMap<>();
+    private final IdentityHashMap<Finding, Pattern> reported = new IdentityHashMap<>();
+    private final Map<Integer, String> ifNames = new HashMap<>();
+    private boolean dirty;
+    private long lastTick = Long.MIN_VALUE;
+    private long nextStream = Long.MIN_VALUE;
+    private List<Finding> current = List.of();
+
+    /** Per source: its summary, and what the metrics have been told so far. */
+    private static final class Tally {
+        final CaptureSummary summary;
+        long packets;
+        CaptureStats stats = CaptureStats.NONE;
+
+        Tally(CaptureSummary summary) {
+            this.summary = summary;
+        }
+    }
+
+    LiveAnalysis(Analysis.Options options, LiveReport report, LiveMetrics metrics) {
+        this.analysis = new Analysis(options);
+        this.report = report;
+        this.metrics = metrics;
+        this.clockSummary = analysis.register(clock);
+        tickFrame.linkType = LinkTypes.ETHERNET;
+        // Ethernet, zero MACs, ethertype ARP, no body: decoded as "other", never an anomaly.
+        tickFrame.data = new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x08, 0x06};
+        tickFrame.capLen = 14;
+        tickFrame.origLen = 14;
+        tickFrame.capture = clock;
+        analysis.onDecided(this::decided);
+    }
+
+    /** A new source; its packets may be added from now on. Capture indexes start at 1 (0 is the clock). */
+    void register(PacketSource s) {
+        tallies.put(s, new Tally(analysis.register(s.capture())));
+        metrics.interfaceOpened(s.device());
+    }
+
+    void add(Captured c) {
+        reorder.add(c);
+    }
+
+    /** The time up to which the {@code open} sources are complete; {@code quietFloor} for a quiet one. */
+    long watermark(Collection<? extends PacketSource> open, long quietFloor) {
+        return reorder.watermark(open, quietFloor);
+    }
+
+    /** Feeds every packet not newer than {@code watermark}, oldest first. */
+    void release(long watermark) {
+        reorder.release(watermark, this::feed);
+    }
+
+    /** The source ended: it delivers nothing more, so it no longer holds packets back. */
+    void ended(PacketSource s) {
+        reorder.forget(s);
+    }
+
+    private void feed(Captured c) {
+        PacketSource src = c.source();
+        Tally t = tallies.get(src);
+        if (t == null) {
+            throw new IllegalStateException("packet from unregistered capture " + src.capture());
+        }
+        Frame f = frame;
+        f.nanos = c.nanos();
+        f.linkType = src.linkType();
+        f.data = c.data();
+        f.offset = 0;
+        f.capLen = c.data().length;
+        f.origLen = c.origLen();
+        f.number = c.number();
+        f.fileOffset = -1;
+        f.capture = src.capture();
+        f.interfaceName = src.linkType() == InterfaceCapture.DLT_LINUX_SLL2 ? sll2Interface(c.data()) : null;
+        analysis.feed(f, t.summary);
+    }
+
+    /** The interface a Linux cooked v2 header names (its index, bytes 4-7), as {@code ip link} shows it. */
+    private String sll2Interface(byte[] d) {
+        if (d.length < 20) {
+            return null;
+        }
+        int index = ((d[4] & 0xff) << 24) | ((d[5] & 0xff) << 16) | ((d[6] & 0xff) << 8) | (d[7] & 0xff);
+        String name = ifNames.get(index);
+        if (name == null) {
+            try {
+                NetworkInterface nif = NetworkInterface.getByIndex(index);
+                name = nif != null ? nif.getName() : "ifindex " + index;
+            } catch (SocketException e) {
+                name = "ifindex " + index;
+            }
+            if (ifNames.size() > 4096) {
+                ifNames.clear();
+            }
+            ifNames.put(index, name);
+        }
+        return name;
+    }
+
+    /** Moves the tracker's clock to {@code nanos} so that attempts nothing answered get decided. */
+    void tick(long nanos) {
+        // Never past a packet still held back: its attempt must see it before it is decided.
+        nanos = Math.min(nanos, reorder.oldest() - 1);
+        if (nanos <= lastTick) {
+            return;
+        }
+        lastTick = nanos;
+        tickFrame.nanos = nanos;
+        tickFrame.number++;
+        analysis.feed(tickFrame, clockSummary);
+    }
+
+    private void decided(Attempt a) {
+        metrics.attempt(a.outcome());
+        if (!dirty && Rules.classify(a) != null) {
+            dirty = true;
+        }
+    }
+
+    /**
+     * Reports findings that appeared, or changed pattern, since the last call. Findings are groups, so a
+     * connection refused a thousand times is one line, not a thousand: the metrics count the attempts.
+     */
+    void stream(long now, boolean force) {
+        if (!dirty || (!force && now < nextStream)) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        Result r = analysis.result();
+        List<Finding> fresh = new ArrayList<>();
+        for (Finding f : r.findings()) {
+            Pattern before = reported.put(f, f.pattern());
+            if (before == null) {
+                fresh.add(f);
+            } else if (before != f.pattern()) {
+                report.finding(f, before, now);
+                metrics.findingReported(f.pattern());
+            }
+        }
+        fresh.sort(Comparator.comparingLong(Finding::firstNanos));
+        for (Finding f : fresh) {
+            report.finding(f, null, now);
+            metrics.findingReported(f.pattern());
+        }
+        metrics.findings(r.findings());
+        current = r.findings();
+        dirty = false;
+        // Grouping and sorting every finding costs time: with very many, look less often.
+        nextStream = now + Math.max(MIN_STREAM_NANOS, 20 * (System.nanoTime() - t0));
+    }
+
+    /** Reads the sources' libpcap counters and tells the metrics what grew. */
+    void poll() {
+        for (Map.Entry<PacketSource, Tally> e : tallies.entrySet()) {
+            PacketSource src = e.getKey();
+            Tally t = e.getValue();
+            CaptureStats s = src.stats();
+            long packets = t.summary.packets();
+            CaptureStats delta = new CaptureStats(Math.max(0, s.received() - t.stats.received()),
+                    Math.max(0, s.droppedByKernel() - t.stats.droppedByKernel()),
+                    Math.max(0, s.droppedByInterface() - t.stats.droppedByInterface()));
+            metrics.capture(src.device(), packets - t.packets, delta);
+            t.packets = packets;
+            t.stats = s;
+        }
+    }
+
+    /** The periodic summary: findings so far and every interface's counters. */
+    void summary(long now, long since) {
+        stream(now, true);
+        report.summary(now, since, statuses(), analysis.result().outcomes(), current);
+    }
+
+    /**
+     * Ends the analysis as of {@code end}: everything still held back is fed, attempts still open are
+     * decided, the last findings are streamed.
+     *
+     * @return the result to report, without per-capture summaries (live mode prints {@link #statuses})
+     */
+    Result finish(long end) {
+        reorder.releaseAll(this::feed);
+        // Every packet captured until now has been fed: the capture is complete up to now.
+        tick(end);
+        Result r = analysis.finish();
+        dirty = true;
+        stream(end, true);
+        poll();
+        // Without per-capture summaries: reports would call a live capture "not analysed" (it was never
+        // opened as a file), and the clock's capture is no input at all.
+        return new Result(List.of(), r.findings(), r.overflow(), r.outcomes(), r.tracker());
+    }
+
+    /** Every source of this run, in the order they were registered. */
+    List<InterfaceStatus> statuses() {
+        List<InterfaceStatus> out = new ArrayList<>();
+        tallies.forEach((src, t) -> {
+            CaptureStats s = t.stats;
+            out.add(new InterfaceStatus(src.capture().name(), src.device(), LinkTypes.name(src.linkType()),
+                    t.summary.packets(), t.summary.truncated(), t.summary.malformed(), s.received(), s.droppedByKernel(),
+                    s.droppedByInterface(), src.file() == null ? null : src.file().toString(), src.endReason()));
+        });
+        return out;
+    }
+
+    /** The findings as of the last {@link #stream}. */
+    List<Finding> findings() {
+        return current;
+    }
+
+    /** Packets held back, waiting for older ones. */
+    int pending() {
+        return reorder.pending();
+    }
+}

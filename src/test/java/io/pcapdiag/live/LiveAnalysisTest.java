@@ -1,0 +1,299 @@
+package io.pcapdiag.live;
+
+import static io.pcapdiag.testing.TcpBuilder.ACK;
+import static io.pcapdiag.testing.TcpBuilder.RST;
+import static io.pcapdiag.testing.TcpBuilder.SYN;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pcapdiag.analysis.Analysis;
+import io.pcapdiag.analysis.Result;
+import io.pcapdiag.capture.Capture;
+import io.pcapdiag.rules.Pattern;
+import io.pcapdiag.testing.Ipv4Builder;
+import io.pcapdiag.testing.Ipv6Builder;
+import io.pcapdiag.testing.LinkBuilder;
+import io.pcapdiag.testing.TcpBuilder;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The analysis side of live mode, driven with packets built in memory from two fake interfaces: time
+ * order across interfaces, clock ticks, streamed findings (text and JSON lines) and the metrics.
+ */
+class LiveAnalysisTest {
+    static final long T0 = 1_732_190_400_000_000_000L;
+    private static final long MS = 1_000_000L;
+
+    /** A packet source without libpcap. */
+    static final class FakeSource implements PacketSource {
+        final Capture capture;
+        CaptureStats stats = CaptureStats.NONE;
+        long number;
+
+        FakeSource(int index, String name) {
+            capture = new Capture(index, name);
+        }
+
+        Captured packet(long nanos, byte[] ip) {
+            byte[] frame = LinkBuilder.ethernet(ip);
+            return new Captured(this, nanos, frame, frame.length, ++number);
+        }
+
+        @Override
+        public Capture capture() {
+            return capture;
+        }
+
+        @Override
+        public String device() {
+            return capture.name();
+        }
+
+        @Override
+        public int linkType() {
+            return LinkBuilder.LINKTYPE_ETHERNET;
+        }
+
+        @Override
+        public CaptureStats stats() {
+            return stats;
+        }
+
+        @Override
+        public Path file() {
+            return null;
+        }
+
+        @Override
+        public String endReason() {
+            return null;
+        }
+    }
+
+    static byte[] tcp4(String src, int sport, String dst, int dport, int flags, int seq, int ack) {
+        return Ipv4Builder.ipv4(src, dst).tcp(TcpBuilder.tcp(sport, dport).flags(flags).seq(seq).ack(ack)).build();
+    }
+
+    private final StringWriter out = new StringWriter();
+    private final LiveMetrics metrics = new LiveMetrics("node-1");
+    private final FakeSource vethA = new FakeSource(1, "veth-a");
+    private final FakeSource vethB = new FakeSource(2, "veth-b");
+
+    private LiveAnalysis analysis(LiveReport.Format format) {
+        LiveReport report = new LiveReport(new PrintWriter(out, true), format, false, 50, "node-1");
+        LiveAnalysis live = new LiveAnalysis(Analysis.Options.defaults(), report, metrics);
+        live.register(vethA);
+        live.register(vethB);
+        return live;
+    }
+
+    /** A refused, an answered and an unanswered attempt; the RST and SYN-ACK are seen on the other veth. */
+    private void play(LiveAnalysis live) {
+        // Arrival order is not time order: the RST (veth-b) reaches the analysis thread before its SYN (veth-a).
+        live.add(vethB.packet(T0 + 50_000, tcp4("10.244.0.19", 80, "10.244.0.18", 40000, RST | ACK, 0, 1001)));
+        live.add(vethA.packet(T0, tcp4("10.244.0.18", 40000, "10.244.0.19", 80, SYN, 1000, 0)));
+        live.add(vethA.packet(T0 + MS, tcp4("10.244.0.18", 40001, "10.244.0.20", 80, SYN, 5000, 0)));
+        live.add(vethB.packet(T0 + MS + 100_000, tcp4("10.244.0.20", 80, "10.244.0.18", 40001, SYN | ACK, 9000, 5001)));
+        live.add(vethA.packet(T0 + 2 * MS, tcp4("10.244.0.18", 40002, "10.244.0.21", 80, SYN, 7000, 0)));
+        live.add(vethA.packet(T0 + 3 * MS, Ipv6Builder.ipv6("2001:db8::18", "2001:db8::19")
+                .tcp(TcpBuilder.tcp(40003, 80).flags(SYN).seq(1)).build()));
+        live.add(vethB.packet(T0 + 3 * MS + 40_000, Ipv6Builder.ipv6("2001:db8::19", "2001:db8::18")
+                .tcp(TcpBuilder.tcp(80, 40003).flags(RST | ACK).ack(2)).build()));
+        assertEquals(7, live.pending());
+        long w = live.watermark(List.of(vethA, vethB), T0 - 1000 * MS);
+        assertEquals(T0 + 3 * MS, w, "veth-a has shown everything up to its last packet");
+        live.release(w);
+        assertEquals(1, live.pending(), "veth-b's last packet may still have an older companion on veth-a");
+    }
+
+    @Test
+    void streamsEachFindingOnceWhenTheClockDecidesIt() throws Exception {
+        LiveAnalysis live = analysis(LiveReport.Format.text);
+        play(live);
+        live.release(T0 + 10 * MS);
+        live.tick(T0 + 2 * 1000 * MS);
+        live.stream(T0 + 2000 * MS, false);
+        assertEquals("", out.toString(), "nothing is decided before the tracker's 3 s linger");
+
+        live.tick(T0 + 3500 * MS);
+        live.stream(T0 + 3500 * MS, false);
+        List<String> lines = out.toString().lines().toList();
+        assertEquals(3, lines.size(), out.toString());
+        assertTrue(lines.get(0).startsWith("2024-11-21 12:00:00.000000 WARNING connection-refused 10.244.0.18 -> "
+                + "10.244.0.19:80 answered by 10.244.0.19:80 [veth-a #1]: connection refused (RST)"), lines.get(0));
+        assertTrue(lines.get(1).contains("no-response 10.244.0.18 -> 10.244.0.21:80 [veth-a #3]"), lines.get(1));
+        assertTrue(lines.get(2).contains("connection-refused 2001:db8::18 -> [2001:db8::19]:80"), lines.get(2));
+
+        // A second look with nothing new prints nothing again.
+        live.stream(T0 + 5000 * MS, true);
+        assertEquals(3, out.toString().lines().count());
+
+        Result r = live.finish(T0 + 6000 * MS);
+        assertEquals(3, r.findings().size());
+        assertEquals(List.of(), r.captures(), "live mode prints its own interface lines");
+        assertEquals(1L, r.outcomes().get(io.pcapdiag.track.Outcome.ANSWERED));
+        List<InterfaceStatus> st = live.statuses();
+        assertEquals(List.of("veth-a", "veth-b"), st.stream().map(InterfaceStatus::capture).toList());
+        assertEquals(4, st.get(0).packets());
+        assertEquals(3, st.get(1).packets());
+    }
+
+    @Test
+    void metricsCountAttemptsFindingsPacketsAndDrops() throws Exception {
+        LiveAnalysis live = analysis(LiveReport.Format.text);
+        play(live);
+        vethA.stats = new CaptureStats(4, 0, 0);
+        vethB.stats = new CaptureStats(10, 3, 1);
+        // The clock never passes a packet still held back (veth-b's v6 RST): nothing is decided yet.
+        live.tick(T0 + 3500 * MS);
+        live.stream(T0 + 3500 * MS, false);
+        assertEquals(0, out.toString().lines().count(), out.toString());
+        live.release(T0 + 10 * MS);
+        live.tick(T0 + 3500 * MS);
+        live.stream(T0 + 3500 * MS, false);
+        live.poll();
+        Map<String, Double> m = scrape(metrics);
+        assertEquals(2.0, m.get("pcapdiag_attempts_total{node=\"node-1\",outcome=\"refused\"}"));
+        assertEquals(1.0, m.get("pcapdiag_attempts_total{node=\"node-1\",outcome=\"answered\"}"));
+        assertEquals(1.0, m.get("pcapdiag_attempts_total{node=\"node-1\",outcome=\"unanswered\"}"));
+        assertEquals(0.0, m.get("pcapdiag_attempts_total{node=\"node-1\",outcome=\"bypassed\"}"));
+        assertEquals(2.0, m.get("pcapdiag_findings_total{node=\"node-1\",pattern=\"connection-refused\"}"));
+        assertEquals(1.0, m.get("pcapdiag_findings_total{node=\"node-1\",pattern=\"no-response\"}"));
+        assertEquals(0.0, m.get("pcapdiag_findings_total{node=\"node-1\",pattern=\"nat-bypass-reply\"}"));
+        assertEquals(2.0, m.get("pcapdiag_finding_attempts{node=\"node-1\",pattern=\"connection-refused\"}"));
+        assertEquals(4.0, m.get("pcapdiag_capture_packets_total{interface=\"veth-a\",node=\"node-1\"}"));
+        assertEquals(3.0, m.get("pcapdiag_capture_packets_total{interface=\"veth-b\",node=\"node-1\"}"));
+        assertEquals(10.0, m.get("pcapdiag_capture_received_total{interface=\"veth-b\",node=\"node-1\"}"));
+        assertEquals(3.0, m.get("pcapdiag_capture_dropped_total{by=\"kernel\",interface=\"veth-b\",node=\"node-1\"}"));
+        assertEquals(1.0, m.get("pcapdiag_capture_dropped_total{by=\"interface\",interface=\"veth-b\",node=\"node-1\"}"));
+        assertEquals(0.0, m.get("pcapdiag_capture_dropped_total{by=\"kernel\",interface=\"veth-a\",node=\"node-1\"}"));
+
+        // Counters only grow by what libpcap's counters grew by.
+        vethB.stats = new CaptureStats(15, 3, 1);
+        live.finish(T0 + 6000 * MS);
+        m = scrape(metrics);
+        assertEquals(15.0, m.get("pcapdiag_capture_received_total{interface=\"veth-b\",node=\"node-1\"}"));
+        assertEquals(3.0, m.get("pcapdiag_capture_packets_total{interface=\"veth-b\",node=\"node-1\"}"));
+        assertEquals(3.0, m.get("pcapdiag_capture_dropped_total{by=\"kernel\",interface=\"veth-b\",node=\"node-1\"}"));
+    }
+
+    @Test
+    void jsonLinesCarryTheReportsFindingKeys() throws Exception {
+        LiveAnalysis live = analysis(LiveReport.Format.jsonl);
+        play(live);
+        live.release(T0 + 10 * MS);
+        live.tick(T0 + 3500 * MS);
+        live.stream(T0 + 3500 * MS, false);
+        live.summary(T0 + 3600 * MS, T0);
+        Result r = live.finish(T0 + 6000 * MS);
+        new LiveReport(new PrintWriter(out, true), LiveReport.Format.jsonl, false, 1000, "node-1")
+                .report(r, live.statuses(), T0, T0 + 6000 * MS);
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : out.toString().lines().toList()) {
+            lines.add(json.readTree(line));
+        }
+        assertEquals(List.of("finding", "finding", "finding", "summary", "report"),
+                lines.stream().map(n -> n.get("event").asText()).toList());
+        JsonNode refused = lines.get(0);
+        assertEquals("node-1", refused.get("node").asText());
+        assertEquals("connection-refused", refused.get("pattern").asText());
+        assertEquals("warning", refused.get("severity").asText());
+        assertEquals("10.244.0.18", refused.get("client").asText());
+        assertEquals("10.244.0.19:80", refused.get("target").asText());
+        assertEquals("10.244.0.19:80", refused.get("responder").asText());
+        assertEquals(1, refused.get("attempts").asInt());
+        assertEquals("veth-a", refused.get("evidence").get(0).get("capture").asText());
+        assertEquals(1, refused.get("evidence").get(0).get("frame").asInt());
+        assertEquals("veth-b", refused.get("evidence").get(1).get("capture").asText());
+        assertTrue(refused.get("explanation").get("happened").asText().contains("nothing listens on port 80"));
+        JsonNode noResponse = lines.get(1);
+        assertTrue(noResponse.get("responder").isNull());
+        assertEquals("[2001:db8::19]:80", lines.get(2).get("target").asText());
+
+        JsonNode summary = lines.get(3);
+        assertEquals(4, summary.get("attempts").get("total").asInt());
+        assertEquals(2, summary.get("findings").get("connection-refused").asInt());
+        assertEquals("veth-b", summary.get("interfaces").get(1).get("device").asText());
+
+        JsonNode report = lines.get(4);
+        assertEquals(3, report.get("findings").size());
+        assertEquals(1, report.get("schema").asInt());
+        assertEquals(2, report.get("interfaces").size());
+        assertEquals(3, report.get("interfaces").get(1).get("packets").asInt());
+        assertTrue(report.get("interfaces").get(1).has("dropped_by_kernel"));
+    }
+
+    @Test
+    void quietInterfacesDoNotHoldPacketsBackForever() {
+        LiveAnalysis live = analysis(LiveReport.Format.text);
+        live.add(vethA.packet(T0, tcp4("10.244.0.18", 40000, "10.244.0.19", 80, SYN, 1000, 0)));
+        // veth-b has said nothing: veth-a's packet waits until the window has passed.
+        assertEquals(T0 - 1, live.watermark(List.of(vethA, vethB), T0 - 1));
+        live.release(T0 - 1);
+        assertEquals(1, live.pending());
+        live.release(live.watermark(List.of(vethA, vethB), T0 + 1));
+        assertEquals(0, live.pending());
+    }
+
+    @Test
+    void reclassifiedFindingsAreReportedAgain() {
+        LiveAnalysis live = analysis(LiveReport.Format.text);
+        // Two unanswered probes from one source to a target that answers someone else: lb-probe-dropped,
+        // which needs the second probe (and the answer) to be known.
+        live.add(vethA.packet(T0, tcp4("203.0.113.10", 50000, "10.244.0.19", 30080, SYN, 1, 0)));
+        live.release(T0);
+        live.tick(T0 + 3100 * MS);
+        live.stream(T0 + 3100 * MS, true);
+        assertTrue(out.toString().contains("no-response 203.0.113.10 -> 10.244.0.19:30080"), out.toString());
+        live.add(vethA.packet(T0 + 3200 * MS, tcp4("198.51.100.7", 40000, "10.244.0.19", 30080, SYN, 5, 0)));
+        live.add(vethA.packet(T0 + 3201 * MS, tcp4("10.244.0.19", 30080, "198.51.100.7", 40000, SYN | ACK, 9, 6)));
+        live.add(vethA.packet(T0 + 3300 * MS, tcp4("203.0.113.10", 50001, "10.244.0.19", 30080, SYN, 2, 0)));
+        live.release(T0 + 3300 * MS);
+        live.tick(T0 + 7000 * MS);
+        live.stream(T0 + 7000 * MS, true);
+        String last = out.toString().lines().reduce((a, b) -> b).orElse("");
+        assertTrue(last.contains("lb-probe-dropped 203.0.113.10 -> 10.244.0.19:30080 (2 attempts)")
+                && last.endsWith("(was no-response)"), out.toString());
+        Map<String, Double> m = scrape(metrics);
+        assertEquals(1.0, m.get("pcapdiag_findings_total{node=\"node-1\",pattern=\"lb-probe-dropped\"}"));
+        assertEquals(2.0, m.get("pcapdiag_finding_attempts{node=\"node-1\",pattern=\"lb-probe-dropped\"}"));
+        assertEquals(0.0, m.get("pcapdiag_finding_attempts{node=\"node-1\",pattern=\"no-response\"}"));
+        assertEquals(Pattern.LB_PROBE_DROPPED, live.findings().get(0).pattern());
+    }
+
+    /** Metric lines of the Prometheus text format, series to value. */
+    static Map<String, Double> scrape(LiveMetrics metrics) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            new PrometheusTextFormatWriter(false).write(bytes, metrics.registry().scrape());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return parse(bytes.toString(StandardCharsets.UTF_8));
+    }
+
+    static Map<String, Double> parse(String text) {
+        Map<String, Double> m = new TreeMap<>();
+        for (String line : text.lines().toList()) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            int sp = line.lastIndexOf(' ');
+            m.put(line.substring(0, sp), Double.parseDouble(line.substring(sp + 1)));
+        }
+        return m;
+    }
+}
