@@ -30,6 +30,7 @@ final class PcapngReader extends AbstractFileSource {
     }
 
     private boolean bigEndian;
+    private long lastNanos;
     private final List<Iface> interfaces = new ArrayList<>();
     private final List<Integer> linkTypesSeen = new ArrayList<>();
 
@@ -223,7 +224,9 @@ final class PcapngReader extends AbstractFileSource {
         stats.frames++;
         frame.linkType = iface.linkType();
         frame.interfaceName = iface.name();
-        frame.nanos = ts == Long.MIN_VALUE ? 0 : toNanos(ts, iface);
+        // A Simple Packet Block has no timestamp: give it its predecessor's, so time ordering keeps it in place.
+        frame.nanos = ts == Long.MIN_VALUE ? lastNanos : toNanos(ts, iface);
+        lastNanos = frame.nanos;
         frame.data = b;
         frame.offset = data;
         frame.capLen = (int) capLen;

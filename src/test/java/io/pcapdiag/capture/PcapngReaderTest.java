@@ -203,6 +203,9 @@ class PcapngReaderTest {
         assertEquals(1_700_000_000_123_456_789L, pb.nanos());
         // Without the snaplen limit an SPB's data is its original length, not the block's padding.
         assertArrayEquals(Arrays.copyOf(a, 3), r.frames.get(2).bytes());
+        // An SPB has no timestamp: it takes its predecessor's, so time ordering leaves it where it is.
+        assertEquals(0L, spb.nanos());
+        assertEquals(1_700_000_000_123_456_789L, r.frames.get(2).nanos());
     }
 
     @Test
