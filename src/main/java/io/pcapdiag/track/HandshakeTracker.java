@@ -11,12 +11,18 @@ import java.util.Set;
 
 /**
  * Pairs SYNs with their answers (DESIGN.md "Connection attempts"). Time is capture time: an attempt is
- * decided {@link #LINGER_NANOS} after its last SYN (after its next retransmission is due, once it was
- * retransmitted), so late copies of its packets on other interfaces still find it. The table is bounded; the oldest attempt is evicted when it is full.
+ * decided {@link #FIRST_DECISION_NANOS} after its SYN (after its next retransmission is due, once it was
+ * retransmitted), so late copies of its packets on other interfaces still find it. The table is
+ * bounded; the oldest attempt is evicted when it is full.
  */
 public final class HandshakeTracker {
     /** An attempt with no answer is unanswered once the capture went on this long after its SYN (DESIGN.md). */
     public static final long LINGER_NANOS = 3_000_000_000L;
+    /**
+     * When an attempt never retransmitted is decided: a second later than {@link #LINGER_NANOS}, so that a
+     * stack whose first SYN retransmission comes at 3 s (Windows' initial RTO) is still the same attempt.
+     */
+    static final long FIRST_DECISION_NANOS = LINGER_NANOS + 1_000_000_000L;
     /**
      * The same SYN seen again this much later is a retransmission; sooner, it is the same packet seen on
      * another interface ({@code -i any} sees it on the veth and on the bridge within microseconds). Linux
@@ -92,7 +98,7 @@ public final class HandshakeTracker {
                 evictOldest();
             }
             a = new Attempt(f, v);
-            a.expiresAt = f.nanos + LINGER_NANOS;
+            a.expiresAt = f.nanos + FIRST_DECISION_NANOS;
             a.queuedExpiry = a.expiresAt;
             table.put(a);
             queue.addLast(a);

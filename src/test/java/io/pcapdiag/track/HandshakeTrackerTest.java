@@ -320,10 +320,10 @@ class HandshakeTrackerTest {
     void unansweredOnceThreeSecondsOfCaptureWentBy() {
         TrackerHarness h = new TrackerHarness();
         h.syn(T0, CLIENT, 40000, VIP, VPORT, ISN);
-        h.tick(T0 + 3 * S - 1);
-        assertEquals(0, h.decided.size(), "not decided before its time");
-        h.tick(T0 + 3 * S);
-        assertEquals(1, h.decided.size(), "decided as capture time reaches 3 s, without finish()");
+        h.tick(T0 + 4 * S - 1);
+        assertEquals(0, h.decided.size(), "not decided before its time (3 s, plus 1 s for a retransmission due at 3 s)");
+        h.tick(T0 + 4 * S);
+        assertEquals(1, h.decided.size(), "decided as capture time reaches 4 s, without finish()");
         assertEquals(Outcome.UNANSWERED, h.only().outcome());
         assertEquals(null, h.only().responder());
         assertEquals(-1, h.only().rttNanos());
@@ -388,7 +388,7 @@ class HandshakeTrackerTest {
     void answerAfterTheAttemptWasDecidedIsUnmatched() {
         TrackerHarness h = new TrackerHarness();
         h.syn(T0, CLIENT, 40000, VIP, VPORT, ISN);
-        h.synAck(T0 + 3 * S + 1, VIP, VPORT, CLIENT, 40000, 1, ISN + 1);
+        h.synAck(T0 + 4 * S + 1, VIP, VPORT, CLIENT, 40000, 1, ISN + 1);
         h.finish();
         assertEquals(Outcome.UNANSWERED, h.only().outcome());
         assertEquals(1, h.tracker.unmatchedAnswers());
@@ -418,12 +418,24 @@ class HandshakeTrackerTest {
         }
         h.tick(T0 + 10 * S);
         h.syn(T0 + 10_500 * MS, CLIENT, 40001, VIP, VPORT, ISN + 1);
-        h.tick(T0 + 13_500 * MS);
-        assertEquals(1, h.decided.size(), "decided 3 s after its SYN, whatever is queued before it");
+        h.tick(T0 + 14_500 * MS);
+        assertEquals(1, h.decided.size(), "decided 4 s after its SYN, whatever is queued before it");
         assertEquals(40001, h.decided.get(0).clientPort());
         assertEquals(Outcome.UNANSWERED, h.decided.get(0).outcome());
         assertEquals(1, h.tracker.open());
         h.finish();
+    }
+
+    @Test
+    void aFirstRetransmissionAtThreeSecondsIsTheSameAttempt() {
+        // Windows' initial SYN RTO is 3 s: its first retransmission must not open a second attempt.
+        TrackerHarness h = new TrackerHarness();
+        h.syn(T0, CLIENT, 40000, VIP, VPORT, ISN);
+        h.syn(T0 + 3 * S, CLIENT, 40000, VIP, VPORT, ISN);
+        h.syn(T0 + 9 * S, CLIENT, 40000, VIP, VPORT, ISN);
+        h.finish();
+        assertEquals(1, h.tracker.attempts());
+        assertEquals(2, h.only().retransmissions());
     }
 
     @Test
