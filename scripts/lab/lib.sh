@@ -297,11 +297,50 @@ record() {
             wait_for "$log" "File:" || die "$SCENARIO: dumpcap did not start: $(cat "$log")"
         fi
     done
+    live_start
+}
+
+# PDLAB_LIVE_CMD: a command (e.g. pcapdiag live) to run in the node namespace while each scenario
+# plays, for tests that compare it with the recordings. It gets PDLAB_SCENARIO and PDLAB_DIR (where
+# the recordings go) in its environment, its output goes to $PDLAB_DIR/$SCENARIO.live.log, and it
+# is stopped with SIGTERM when the recorders stop. The lab waits until that log matches
+# PDLAB_LIVE_READY (a grep -E pattern) if set, else 2 s, before playing the scenario.
+LIVE_PID=
+live_start() {
+    [[ -n ${PDLAB_LIVE_CMD:-} ]] || return 0
+    local log=$OUT/$SCENARIO.live.log
+    ip netns exec "$NS_NODE" env PDLAB_SCENARIO="$SCENARIO" PDLAB_DIR="$OUT" \
+        bash -c "exec $PDLAB_LIVE_CMD" >"$log" 2>&1 9>&- &
+    LIVE_PID=$!
+    if [[ -n ${PDLAB_LIVE_READY:-} ]]; then
+        local i
+        for ((i = 0; i < 200; i++)); do
+            grep -Eq "$PDLAB_LIVE_READY" "$log" 2>/dev/null && return 0
+            kill -0 "$LIVE_PID" 2>/dev/null || die "$SCENARIO: PDLAB_LIVE_CMD exited early: $(tail -3 "$log")"
+            sleep 0.05
+        done
+        die "$SCENARIO: PDLAB_LIVE_CMD did not print '$PDLAB_LIVE_READY' within 10 s: $(tail -3 "$log")"
+    fi
+    sleep 2
+}
+
+live_stop() {
+    [[ -n $LIVE_PID ]] || return 0
+    kill -TERM "$LIVE_PID" 2>/dev/null || true
+    local i
+    for ((i = 0; i < 200; i++)); do
+        kill -0 "$LIVE_PID" 2>/dev/null || break
+        sleep 0.05
+    done
+    kill -KILL "$LIVE_PID" 2>/dev/null || true
+    wait "$LIVE_PID" 2>/dev/null || true
+    LIVE_PID=
 }
 
 # record_stop: let the last packets land, then SIGINT every recorder and wait for it.
 record_stop() {
     sleep 0.3
+    live_stop
     local pid
     for pid in "${CAP_PIDS[@]}"; do
         kill -INT "$pid" 2>/dev/null || true
