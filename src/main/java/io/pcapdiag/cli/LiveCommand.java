@@ -35,14 +35,14 @@ import picocli.CommandLine.Spec;
  * SIGINT/SIGTERM end it cleanly: capture stops, pending attempts are decided, the final report is printed
  * and the exit code is the one a normal end gives.
  */
-@Command(name = "live", sortOptions = false,
+@Command(name = "live", sortOptions = false, mixinStandardHelpOptions = true,
         description = {
             "Capture on this node's interfaces (libpcap through pcap4j) and name Kubernetes service-networking failures"
                     + " while they happen: each finding is printed as soon as it is known, a summary every"
                     + " --summary-interval, and the full report when the capture ends (--duration, --count, SIGINT or SIGTERM).",
             "Only SYN, RST and FIN segments and ICMP/ICMPv6 errors are captured, headers only (--snaplen): application data"
                     + " is never stored unless asked.",
-            "Needs root or CAP_NET_RAW (plus CAP_NET_ADMIN for promiscuous mode), and libpcap."},
+            "Needs root or the CAP_NET_RAW capability, and libpcap."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:captured and reported (also after SIGINT/SIGTERM); no finding at or above --fail-on",
             "1:findings at or above --fail-on SEVERITY",

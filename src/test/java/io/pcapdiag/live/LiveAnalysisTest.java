@@ -16,6 +16,7 @@ import io.pcapdiag.testing.Ipv4Builder;
 import io.pcapdiag.testing.Ipv6Builder;
 import io.pcapdiag.testing.LinkBuilder;
 import io.pcapdiag.testing.TcpBuilder;
+import io.pcapdiag.track.HandshakeTracker;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
@@ -35,6 +36,9 @@ import org.junit.jupiter.api.Test;
 class LiveAnalysisTest {
     static final long T0 = 1_732_190_400_000_000_000L;
     private static final long MS = 1_000_000L;
+    /** Late enough for the tracker to have decided every attempt of a burst that started at T0. */
+    private static final long DECIDED = T0 + 2 * HandshakeTracker.LINGER_NANOS;
+    private static final long END = T0 + 3 * HandshakeTracker.LINGER_NANOS;
 
     /** A packet source without libpcap. */
     static final class FakeSource implements PacketSource {
@@ -125,10 +129,10 @@ class LiveAnalysisTest {
         live.release(T0 + 10 * MS);
         live.tick(T0 + 2 * 1000 * MS);
         live.stream(T0 + 2000 * MS, false);
-        assertEquals("", out.toString(), "nothing is decided before the tracker's 3 s linger");
+        assertEquals("", out.toString(), "nothing is decided before the tracker's linger");
 
-        live.tick(T0 + 3500 * MS);
-        live.stream(T0 + 3500 * MS, false);
+        live.tick(DECIDED);
+        live.stream(DECIDED, false);
         List<String> lines = out.toString().lines().toList();
         assertEquals(3, lines.size(), out.toString());
         assertTrue(lines.get(0).startsWith("2024-11-21 12:00:00.000000 WARNING connection-refused 10.244.0.18 -> "
@@ -137,10 +141,10 @@ class LiveAnalysisTest {
         assertTrue(lines.get(2).contains("connection-refused 2001:db8::18 -> [2001:db8::19]:80"), lines.get(2));
 
         // A second look with nothing new prints nothing again.
-        live.stream(T0 + 5000 * MS, true);
+        live.stream(DECIDED + 500 * MS, true);
         assertEquals(3, out.toString().lines().count());
 
-        Result r = live.finish(T0 + 6000 * MS);
+        Result r = live.finish(END);
         assertEquals(3, r.findings().size());
         assertEquals(List.of(), r.captures(), "live mode prints its own interface lines");
         assertEquals(1L, r.outcomes().get(io.pcapdiag.track.Outcome.ANSWERED));
@@ -157,12 +161,12 @@ class LiveAnalysisTest {
         vethA.stats = new CaptureStats(4, 0, 0);
         vethB.stats = new CaptureStats(10, 3, 1);
         // The clock never passes a packet still held back (veth-b's v6 RST): nothing is decided yet.
-        live.tick(T0 + 3500 * MS);
-        live.stream(T0 + 3500 * MS, false);
+        live.tick(DECIDED);
+        live.stream(DECIDED, false);
         assertEquals(0, out.toString().lines().count(), out.toString());
         live.release(T0 + 10 * MS);
-        live.tick(T0 + 3500 * MS);
-        live.stream(T0 + 3500 * MS, false);
+        live.tick(DECIDED);
+        live.stream(DECIDED, false);
         live.poll();
         Map<String, Double> m = scrape(metrics);
         assertEquals(2.0, m.get("pcapdiag_attempts_total{node=\"node-1\",outcome=\"refused\"}"));
@@ -182,7 +186,7 @@ class LiveAnalysisTest {
 
         // Counters only grow by what libpcap's counters grew by.
         vethB.stats = new CaptureStats(15, 3, 1);
-        live.finish(T0 + 6000 * MS);
+        live.finish(END);
         m = scrape(metrics);
         assertEquals(15.0, m.get("pcapdiag_capture_received_total{interface=\"veth-b\",node=\"node-1\"}"));
         assertEquals(3.0, m.get("pcapdiag_capture_packets_total{interface=\"veth-b\",node=\"node-1\"}"));
@@ -194,12 +198,12 @@ class LiveAnalysisTest {
         LiveAnalysis live = analysis(LiveReport.Format.jsonl);
         play(live);
         live.release(T0 + 10 * MS);
-        live.tick(T0 + 3500 * MS);
-        live.stream(T0 + 3500 * MS, false);
-        live.summary(T0 + 3600 * MS, T0);
-        Result r = live.finish(T0 + 6000 * MS);
+        live.tick(DECIDED);
+        live.stream(DECIDED, false);
+        live.summary(DECIDED + MS, T0);
+        Result r = live.finish(END);
         new LiveReport(new PrintWriter(out, true), LiveReport.Format.jsonl, false, 1000, "node-1")
-                .report(r, live.statuses(), T0, T0 + 6000 * MS);
+                .report(r, live.statuses(), T0, END);
         ObjectMapper json = new ObjectMapper();
         List<JsonNode> lines = new ArrayList<>();
         for (String line : out.toString().lines().toList()) {
@@ -255,15 +259,16 @@ class LiveAnalysisTest {
         // which needs the second probe (and the answer) to be known.
         live.add(vethA.packet(T0, tcp4("203.0.113.10", 50000, "10.244.0.19", 30080, SYN, 1, 0)));
         live.release(T0);
-        live.tick(T0 + 3100 * MS);
-        live.stream(T0 + 3100 * MS, true);
+        live.tick(DECIDED);
+        live.stream(DECIDED, true);
         assertTrue(out.toString().contains("no-response 203.0.113.10 -> 10.244.0.19:30080"), out.toString());
-        live.add(vethA.packet(T0 + 3200 * MS, tcp4("198.51.100.7", 40000, "10.244.0.19", 30080, SYN, 5, 0)));
-        live.add(vethA.packet(T0 + 3201 * MS, tcp4("10.244.0.19", 30080, "198.51.100.7", 40000, SYN | ACK, 9, 6)));
-        live.add(vethA.packet(T0 + 3300 * MS, tcp4("203.0.113.10", 50001, "10.244.0.19", 30080, SYN, 2, 0)));
-        live.release(T0 + 3300 * MS);
-        live.tick(T0 + 7000 * MS);
-        live.stream(T0 + 7000 * MS, true);
+        long later = DECIDED + 100 * MS;
+        live.add(vethA.packet(later, tcp4("198.51.100.7", 40000, "10.244.0.19", 30080, SYN, 5, 0)));
+        live.add(vethA.packet(later + MS, tcp4("10.244.0.19", 30080, "198.51.100.7", 40000, SYN | ACK, 9, 6)));
+        live.add(vethA.packet(later + 100 * MS, tcp4("203.0.113.10", 50001, "10.244.0.19", 30080, SYN, 2, 0)));
+        live.release(later + 100 * MS);
+        live.tick(later + 2 * HandshakeTracker.LINGER_NANOS);
+        live.stream(later + 2 * HandshakeTracker.LINGER_NANOS, true);
         String last = out.toString().lines().reduce((a, b) -> b).orElse("");
         assertTrue(last.contains("lb-probe-dropped 203.0.113.10 -> 10.244.0.19:30080 (2 attempts)")
                 && last.endsWith("(was no-response)"), out.toString());

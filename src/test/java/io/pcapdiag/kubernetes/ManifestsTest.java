@@ -1,0 +1,246 @@
+package io.pcapdiag.kubernetes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.pcapdiag.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * Loads src/main/kubernetes into the Kubernetes API model (fabric8) and checks what makes the DaemonSet
+ * work on every node without more privilege than capture needs. No cluster runs here: this is as far as
+ * the manifests can be checked without one.
+ */
+class ManifestsTest {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private static Path dir() {
+        return Path.of(System.getProperty("pcapdiag.project.dir", ".")).toAbsolutePath().normalize()
+                .resolve("src/main/kubernetes");
+    }
+
+    private static <T extends HasMetadata> T load(String file, Class<T> type) throws Exception {
+        T resource = YAML.readValue(dir().resolve(file).toFile(), type);
+        List<String> unknown = new ArrayList<>();
+        unknownFields(resource, type.getSimpleName(), unknown, new IdentityHashMap<>());
+        // The model keeps unknown keys aside instead of failing: a misspelt field would be silently ignored by us
+        // and refused by the API server.
+        assertEquals(List.of(), unknown, file + " has fields the Kubernetes API does not know");
+        return resource;
+    }
+
+    private static DaemonSet daemonSet() throws Exception {
+        return load("daemonset.yaml", DaemonSet.class);
+    }
+
+    private static Container container(DaemonSet ds) {
+        List<Container> cs = ds.getSpec().getTemplate().getSpec().getContainers();
+        assertEquals(1, cs.size());
+        return cs.get(0);
+    }
+
+    @Test
+    void kustomizationListsEveryManifest() throws Exception {
+        JsonNode k = YAML.readTree(dir().resolve("kustomization.yaml").toFile());
+        assertEquals("Kustomization", k.get("kind").asText());
+        Set<String> listed = new TreeSet<>();
+        k.get("resources").forEach(n -> listed.add(n.asText()));
+        Set<String> present = new TreeSet<>();
+        try (Stream<Path> s = Files.list(dir())) {
+            s.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".yaml") && !n.equals("kustomization.yaml"))
+                    .forEach(present::add);
+        }
+        assertEquals(present, listed);
+        assertEquals("pcapdiag", k.get("namespace").asText());
+        // The image the kustomization rewrites is the one the DaemonSet runs.
+        String image = container(daemonSet()).getImage();
+        assertEquals(image.split(":")[0], k.get("images").get(0).get("name").asText());
+    }
+
+    @Test
+    void namespaceAndServiceAccount() throws Exception {
+        Namespace ns = load("namespace.yaml", Namespace.class);
+        assertEquals("pcapdiag", ns.getMetadata().getName());
+        ServiceAccount sa = load("serviceaccount.yaml", ServiceAccount.class);
+        assertEquals("pcapdiag", sa.getMetadata().getNamespace());
+        assertEquals(Boolean.FALSE, sa.getAutomountServiceAccountToken(), "pcapdiag never talks to the API server");
+        DaemonSet ds = daemonSet();
+        assertEquals(sa.getMetadata().getName(), ds.getSpec().getTemplate().getSpec().getServiceAccountName());
+        assertEquals("pcapdiag", ds.getMetadata().getNamespace());
+    }
+
+    @Test
+    void runsOnEveryNodeInTheHostNetwork() throws Exception {
+        DaemonSet ds = daemonSet();
+        PodSpec pod = ds.getSpec().getTemplate().getSpec();
+        assertEquals(Boolean.TRUE, pod.getHostNetwork(), "the node's interfaces are only visible from the host network");
+        assertEquals("ClusterFirstWithHostNet", pod.getDnsPolicy());
+        assertTrue(pod.getTolerations().stream().anyMatch(ManifestsTest::toleratesEverything),
+                "a toleration with operator Exists and no key tolerates every taint");
+        Map<String, String> selector = ds.getSpec().getSelector().getMatchLabels();
+        Map<String, String> labels = ds.getSpec().getTemplate().getMetadata().getLabels();
+        assertTrue(labels.entrySet().containsAll(selector.entrySet()), "the selector must match the pod template");
+        assertNotEquals(Boolean.TRUE, pod.getHostPID());
+        assertNotEquals(Boolean.TRUE, pod.getHostIPC());
+    }
+
+    private static boolean toleratesEverything(Toleration t) {
+        return "Exists".equals(t.getOperator()) && t.getKey() == null && t.getEffect() == null;
+    }
+
+    @Test
+    void capturesWithTwoCapabilitiesNotPrivileged() throws Exception {
+        Container c = container(daemonSet());
+        SecurityContext sc = c.getSecurityContext();
+        assertEquals(Boolean.FALSE, sc.getPrivileged());
+        assertEquals(Boolean.FALSE, sc.getAllowPrivilegeEscalation());
+        assertEquals(Boolean.TRUE, sc.getReadOnlyRootFilesystem());
+        assertEquals(Set.of("NET_RAW", "NET_ADMIN"), Set.copyOf(sc.getCapabilities().getAdd()));
+        assertEquals(List.of("ALL"), sc.getCapabilities().getDrop());
+        assertEquals(2, sc.getCapabilities().getAdd().size());
+        assertNotNull(daemonSet().getSpec().getTemplate().getSpec().getVolumes().stream()
+                .filter(v -> v.getEmptyDir() != null).findFirst().orElse(null));
+        // A read-only root needs a writable /tmp: JNA unpacks its native stub there.
+        assertTrue(c.getVolumeMounts().stream().map(VolumeMount::getMountPath).anyMatch("/tmp"::equals));
+    }
+
+    @Test
+    void imageArgumentsAndNodeName() throws Exception {
+        Container c = container(daemonSet());
+        assertTrue(c.getImage().startsWith("pcapdiag:"), c.getImage());
+        assertFalse(c.getImage().endsWith(":latest"));
+        List<String> args = c.getArgs();
+        assertEquals("live", args.get(0));
+        // The arguments must be ones `pcapdiag live` accepts.
+        CommandLine cl = new CommandLine(new Main());
+        CommandLine.ParseResult parsed = cl.parseArgs(args.toArray(String[]::new));
+        assertTrue(parsed.hasSubcommand());
+        assertEquals("live", parsed.subcommand().commandSpec().name());
+        assertEquals("9464", parsed.subcommand().matchedOptionValue("--metrics-port", 0).toString());
+        assertEquals("jsonl", parsed.subcommand().matchedOptionValue("--format", null).toString());
+
+        EnvVar node = c.getEnv().stream().filter(e -> e.getName().equals("NODE_NAME")).findFirst().orElseThrow();
+        assertEquals("spec.nodeName", node.getValueFrom().getFieldRef().getFieldPath());
+        assertNotNull(c.getResources().getRequests().get("cpu"));
+        assertNotNull(c.getResources().getRequests().get("memory"));
+        assertNotNull(c.getResources().getLimits().get("cpu"));
+        assertNotNull(c.getResources().getLimits().get("memory"));
+    }
+
+    @Test
+    void metricsPortProbesAndScrapeAnnotations() throws Exception {
+        DaemonSet ds = daemonSet();
+        Container c = container(ds);
+        ContainerPort port = c.getPorts().stream().filter(p -> "metrics".equals(p.getName())).findFirst().orElseThrow();
+        assertEquals(9464, port.getContainerPort());
+        assertEquals("TCP", port.getProtocol());
+        Map<String, String> ann = ds.getSpec().getTemplate().getMetadata().getAnnotations();
+        assertEquals("true", ann.get("prometheus.io/scrape"));
+        assertEquals(port.getContainerPort().toString(), ann.get("prometheus.io/port"));
+        assertEquals("/metrics", ann.get("prometheus.io/path"));
+        probe(c.getLivenessProbe(), "/-/healthy");
+        probe(c.getReadinessProbe(), "/ready");
+    }
+
+    private static void probe(Probe p, String path) {
+        assertNotNull(p);
+        assertEquals(path, p.getHttpGet().getPath());
+        assertEquals("metrics", p.getHttpGet().getPort().getStrVal());
+    }
+
+    @Test
+    void dockerfileBuildsWithMavenAndRunsOnASlimJreWithLibpcap() throws Exception {
+        Path docker = dir().resolveSibling("docker").resolve("Dockerfile");
+        String text = Files.readString(docker, StandardCharsets.UTF_8);
+        List<String> from = text.lines().filter(l -> l.startsWith("FROM ")).toList();
+        assertEquals(List.of("FROM maven:3-eclipse-temurin-17 AS build", "FROM eclipse-temurin:17-jre"), from);
+        assertTrue(text.contains("libpcap0.8"));
+        assertTrue(text.contains("mvn -B -q -DskipTests package"));
+        assertTrue(text.lines().anyMatch(l -> l.matches("USER [1-9][0-9]*")), "the image's default user is not root");
+        assertTrue(text.contains("ENTRYPOINT [\"java\", \"-jar\", \"/opt/pcapdiag/pcapdiag.jar\"]"));
+        // The jar's manifest finds its dependencies in lib/ beside it (maven-jar-plugin classpathPrefix).
+        assertTrue(text.contains("/build/target/lib/ /opt/pcapdiag/lib/"));
+    }
+
+    @Test
+    void helpOfTheImagesEntryPointListsLive() {
+        StringWriter out = new StringWriter();
+        int code = Main.run(new String[] {"live", "--help"}, new PrintWriter(out), new PrintWriter(new StringWriter()));
+        assertEquals(0, code);
+        assertTrue(out.toString().contains("--metrics-port"));
+    }
+
+    /** Walks fabric8 model objects and collects keys the model did not recognise (its additionalProperties). */
+    private static void unknownFields(Object o, String path, List<String> out, Map<Object, Boolean> seen) throws Exception {
+        if (o == null || seen.put(o, Boolean.TRUE) != null) {
+            return;
+        }
+        if (o instanceof Collection<?> c) {
+            int i = 0;
+            for (Object e : c) {
+                unknownFields(e, path + "[" + i++ + "]", out, seen);
+            }
+            return;
+        }
+        if (o instanceof Map<?, ?> m) {
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                unknownFields(e.getValue(), path + "." + e.getKey(), out, seen);
+            }
+            return;
+        }
+        if (!o.getClass().getName().startsWith("io.fabric8.kubernetes.api.model")) {
+            return;
+        }
+        for (Method m : o.getClass().getMethods()) {
+            if (m.getParameterCount() != 0 || Modifier.isStatic(m.getModifiers()) || !m.getName().startsWith("get")
+                    || m.getDeclaringClass() == Object.class) {
+                continue;
+            }
+            Object v = m.invoke(o);
+            if (m.getName().equals("getAdditionalProperties")) {
+                if (v instanceof Map<?, ?> extra && !extra.isEmpty()) {
+                    out.add(path + ": " + extra.keySet());
+                }
+                continue;
+            }
+            unknownFields(v, path + "." + m.getName().substring(3), out, seen);
+        }
+    }
+}
