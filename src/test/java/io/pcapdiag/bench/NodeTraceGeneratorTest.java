@@ -59,7 +59,7 @@ class NodeTraceGeneratorTest {
 
     @Test
     void plantedCountsMatchTheCapture() throws IOException {
-        Path pcap = generate("node.pcap", "--seed", "11", "--packets", "60000");
+        Path pcap = generate("node.pcap", "--seed", "11", "--packets", String.valueOf(SMALL));
         Capture capture = Capture.read(pcap, true);
         Map<String, Long> expected = plantedFindings(pcap);
 
@@ -86,15 +86,15 @@ class NodeTraceGeneratorTest {
 
     @Test
     void synFloodSourcesAreDistinctAndUnanswered() throws IOException {
-        Path pcap = generate("flood.pcap", "--seed", "5", "--syn-flood", "30000");
+        Path pcap = generate("flood.pcap", "--seed", "5", "--syn-flood", "10000");
         Capture capture = Capture.read(pcap, false);
         Map<String, Long> findings = capture.findings();
 
-        assertEquals(30_000L, findings.get("no-response"));
+        assertEquals(10_000L, findings.get("no-response"));
         assertEquals(plantedFindings(pcap), findings);
         assertEquals(0, capture.pending());
         assertEquals(0, capture.retransmittedFloodSyns, "flood SYNs are never retransmitted");
-        assertEquals(30_000, capture.floodSources.size(), "flood source addresses repeat");
+        assertEquals(10_000, capture.floodSources.size(), "flood source addresses repeat");
     }
 
     @Test
