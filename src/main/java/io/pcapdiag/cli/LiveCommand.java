@@ -111,9 +111,11 @@ public final class LiveCommand implements Callable<Integer> {
                     + " libpcap expression.")
     String filter;
 
-    @Option(names = "--no-promiscuous", negatable = false,
-            description = "Do not put interfaces in promiscuous mode (by default they are, as with tcpdump).")
-    boolean noPromiscuous;
+    @Option(names = "--promiscuous", negatable = false,
+            description = "Put the interfaces in promiscuous mode (off by default: on a bridge such as cni0 it makes the"
+                    + " kernel pass forwarded frames up to the host as well, which with br_netfilter changed what pods"
+                    + " received in the lab; veths and -i any see everything without it).")
+    boolean promiscuous;
 
     @Option(names = "--rescan-interval", paramLabel = "DURATION", defaultValue = "2s",
             description = "How often to look for new interfaces matching -i (default: ${DEFAULT-VALUE}).")
@@ -239,7 +241,7 @@ public final class LiveCommand implements Callable<Integer> {
         if (write != null && write.getParent() != null && !write.getParent().toFile().isDirectory()) {
             throw new IllegalArgumentException("--write " + write + ": directory " + write.getParent() + " does not exist");
         }
-        return new CaptureSettings(patterns, bpf, snaplen, (int) buffer, !noPromiscuous, write, count);
+        return new CaptureSettings(patterns, bpf, snaplen, (int) buffer, promiscuous, write, count);
     }
 
     private static final java.util.regex.Pattern DURATION =

@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * @param filter      the BPF filter ({@link CaptureFilter#DEFAULT} unless overridden)
  * @param snaplen     bytes kept per packet
  * @param bufferSize  kernel capture buffer per interface, bytes
- * @param promiscuous promiscuous mode (as tcpdump): a bridge then passes up frames switched between its ports
+ * @param promiscuous promiscuous mode; off by default because it changes what a node does: a bridge in
+ *                    promiscuous mode passes frames it forwards between its ports up to the host as well
  * @param write       where to keep the filtered packets (see {@link WritePaths}), or null
  * @param count       stop after this many packets over all interfaces; 0 = no limit
  */

@@ -1,5 +1,11 @@
 package io.pcapdiag.live;
 
+import static io.pcapdiag.live.NamespaceSupport.cannotRun;
+import static io.pcapdiag.live.NamespaceSupport.inCi;
+import static io.pcapdiag.live.NamespaceSupport.java;
+import static io.pcapdiag.live.NamespaceSupport.read;
+import static io.pcapdiag.live.NamespaceSupport.sh;
+import static io.pcapdiag.live.NamespaceSupport.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,21 +17,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pcapdiag.cli.Main;
 import io.pcapdiag.track.HandshakeTracker;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -65,9 +67,9 @@ class LiveIntegrationTest {
 
     @Test
     void liveFindingsMetricsVanishingInterfacesAndSigterm(@TempDir Path dir) throws Exception {
-        String why = cannotRun();
+        String why = cannotRun(ID, "ip", "iptables", "python3");
         if (why != null) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            if (inCi()) {
                 fail("the live integration test must run in CI, but " + why);
             }
             Assumptions.abort(why);
@@ -320,124 +322,10 @@ class LiveIntegrationTest {
         }
     }
 
-    /**
-     * The java command running pcapdiag from a private copy of this test's classes: a build in the same tree
-     * (another developer's {@code mvn package}) must not swap classes under the running process.
-     */
-    private static List<String> java(Path dir) throws IOException {
-        String javaBin = ProcessHandle.current().info().command().orElse("java");
-        List<String> cp = new ArrayList<>();
-        Path classes = Path.of(System.getProperty("pcapdiag.project.dir", ".")).resolve("target/classes");
-        Path copy = dir.resolve("classes");
-        try (Stream<Path> s = Files.walk(classes)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path to = copy.resolve(classes.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(p, to);
-                }
-            }
-        }
-        cp.add(copy.toString());
-        for (String e : testClassPath()) {
-            if (e.endsWith(".jar")) {
-                cp.add(e);
-            }
-        }
-        return List.of(javaBin, "-XX:+UseSerialGC", "-cp", String.join(File.pathSeparator, cp));
-    }
-
-    /** The test class path, whether Surefire passes it directly or through a manifest-only jar. */
-    private static List<String> testClassPath() throws IOException {
-        String prop = System.getProperty("surefire.test.class.path");
-        if (prop == null || prop.isBlank()) {
-            prop = System.getProperty("java.class.path");
-        }
-        List<String> out = new ArrayList<>(Arrays.asList(prop.split(File.pathSeparator)));
-        if (out.size() == 1 && out.get(0).endsWith(".jar")) {
-            try (var jar = new java.util.jar.JarFile(out.get(0))) {
-                String manifest = jar.getManifest().getMainAttributes().getValue("Class-Path");
-                if (manifest != null) {
-                    out.clear();
-                    for (String u : manifest.split(" ")) {
-                        if (!u.isBlank()) {
-                            out.add(Path.of(java.net.URI.create(u)).toString());
-                        }
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
-    /** Why this machine cannot run the test, or null. */
-    private static String cannotRun() {
-        if (!System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
-            return "it needs Linux network namespaces";
-        }
-        Long eff = Privileges.effectiveCapabilities(Path.of("/proc/self/status"));
-        if (eff == null || (eff & (1L << 21)) == 0) { // CAP_SYS_ADMIN: ip netns add
-            return "it needs root (CAP_SYS_ADMIN for network namespaces, CAP_NET_RAW to capture)";
-        }
-        for (String tool : List.of("ip", "iptables", "python3")) {
-            try {
-                if (new ProcessBuilder("sh", "-c", "command -v " + tool).start().waitFor() != 0) {
-                    return tool + " is not installed";
-                }
-            } catch (IOException | InterruptedException e) {
-                return "cannot run sh: " + e;
-            }
-        }
-        try {
-            org.pcap4j.core.Pcaps.libVersion();
-        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-            return "libpcap is not installed";
-        }
-        try {
-            Process p = new ProcessBuilder("ip", "netns", "add", "pdlive-probe-" + ID).redirectErrorStream(true).start();
-            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (p.waitFor() != 0) {
-                return "cannot create a network namespace: " + text.trim();
-            }
-            new ProcessBuilder("ip", "netns", "del", "pdlive-probe-" + ID).start().waitFor();
-        } catch (IOException | InterruptedException e) {
-            return "cannot run ip: " + e;
-        }
-        return null;
-    }
-
     private Process start(List<String> cmd, Path log) throws IOException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         started.add(p);
         return p;
     }
 
-    /** Runs a command to completion; fails the test with its output when it fails. */
-    private static String sh(String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            fail(String.join(" ", cmd) + " failed:\n" + text);
-        }
-        return text;
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void waitFor(BooleanSupplier cond, int seconds, String message) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail(message);
-            }
-            Thread.sleep(100);
-        }
-    }
 }

@@ -1,0 +1,194 @@
+package io.pcapdiag.live;
+
+import static io.pcapdiag.live.NamespaceSupport.cannotRun;
+import static io.pcapdiag.live.NamespaceSupport.inCi;
+import static io.pcapdiag.live.NamespaceSupport.java;
+import static io.pcapdiag.live.NamespaceSupport.projectDir;
+import static io.pcapdiag.live.NamespaceSupport.read;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pcapdiag.cli.Main;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code pcapdiag live} on the lab's node while the lab plays every scenario (scripts/lab/run with
+ * PDLAB_LIVE_CMD): two live captures at once in the node namespace, {@code -i any} (the DaemonSet's
+ * default) and {@code -i cni0,veth*,eth0} (one capture thread per interface, merged in time order). For
+ * every scenario the findings each prints in its final report must equal {@code pcapdiag analyze} of its
+ * own {@code --write} files and of the lab's tcpdump recording of the same run ({@code -i any}); every
+ * finding must have been streamed before the report, and SIGTERM must end both with exit 0.
+ * Skips where the lab cannot run, except in CI, where a skip is a failure.
+ */
+class LiveLabTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ID = Long.toString(ProcessHandle.current().pid());
+    /** The live captures: label and -i argument. */
+    private static final Map<String, String> CAPTURES = Map.of("any", "any", "multi", "cni0,veth*,eth0");
+
+    @Test
+    void liveFindingsEqualTheLabsRecordingsInEveryScenario(@TempDir Path dir) throws Exception {
+        Path lab = projectDir().resolve("scripts/lab/run");
+        String why = Files.isExecutable(lab) ? cannotRun(ID, "ip", "iptables", "tcpdump", "dumpcap", "python3", "flock")
+                : "scripts/lab/run is missing";
+        if (why == null && !Files.exists(Path.of("/proc/sys/net/bridge/bridge-nf-call-iptables"))) {
+            why = "the lab needs br_netfilter";
+        }
+        skipUnlessCi(why);
+
+        Path out = Files.createDirectories(dir.resolve("lab"));
+        Path script = dir.resolve("two-lives.sh");
+        Files.writeString(script, twoLives(String.join(" ", java(dir).stream().map(LiveLabTest::quote).toList())),
+                StandardCharsets.UTF_8);
+        ProcessBuilder pb = new ProcessBuilder(lab.toString(), "--out", out.toString()).redirectErrorStream(true);
+        pb.environment().put("PDLAB_LIVE_CMD", "bash " + quote(script.toString()));
+        pb.environment().put("PDLAB_LIVE_READY", "both capturing");
+        Process p = pb.start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(10, TimeUnit.MINUTES), "the lab did not finish");
+        if (p.exitValue() != 0 && (log.contains("another scripts/lab/run is in progress") || log.contains("missing "))) {
+            skipUnlessCi("the lab cannot run: " + log.lines().reduce((a, b) -> b).orElse(""));
+        }
+        assertEquals(0, p.exitValue(), "scripts/lab/run failed:\n" + log);
+
+        List<String> scenarios;
+        try (Stream<Path> s = Files.list(out)) {
+            scenarios = s.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".live.log"))
+                    .map(n -> n.substring(0, n.length() - ".live.log".length())).sorted().toList();
+        }
+        assertFalse(scenarios.isEmpty(), "the lab ran no scenario:\n" + log);
+        List<String> problems = new ArrayList<>();
+        int findings = 0;
+        for (String sc : scenarios) {
+            String liveLog = read(out.resolve(sc + ".live.log"));
+            if (!liveLog.contains("exit 0 0")) {
+                problems.add(sc + ": the live captures did not both exit 0 on SIGTERM: " + liveLog.strip());
+            }
+            TreeSet<String> recorded = analyze(List.of(out.resolve(sc + ".any.pcap")));
+            for (String label : CAPTURES.keySet()) {
+                List<JsonNode> lines = jsonLines(out.resolve(sc + "." + label + ".jsonl"));
+                JsonNode report = lines.isEmpty() ? null : lines.get(lines.size() - 1);
+                if (report == null || !report.get("event").asText().equals("report")) {
+                    problems.add(sc + " " + label + ": no final report; stderr: " + read(out.resolve(sc + "." + label + ".err")));
+                    continue;
+                }
+                TreeSet<String> live = keys(report.get("findings"), true);
+                findings += live.size();
+                TreeSet<String> written = analyze(files(out, sc + ".live-" + label));
+                if (!live.equals(written)) {
+                    problems.add(sc + " " + label + ": live " + live + " but its --write files give " + written);
+                }
+                if (!live.equals(recorded)) {
+                    problems.add(sc + " " + label + ": live " + live + " but the lab's recording gives " + recorded);
+                }
+                Map<String, String> streamed = new TreeMap<>();
+                for (JsonNode l : lines) {
+                    if (l.get("event").asText().equals("finding")) {
+                        streamed.put(who(l), l.get("pattern").asText());
+                    }
+                }
+                Map<String, String> reported = new TreeMap<>();
+                report.get("findings").forEach(f -> reported.put(who(f), f.get("pattern").asText()));
+                if (!streamed.equals(reported)) {
+                    problems.add(sc + " " + label + ": streamed " + streamed + " but reported " + reported);
+                }
+                report.get("interfaces").forEach(i -> {
+                    if (i.get("dropped_by_kernel").asLong() != 0) {
+                        problems.add(sc + " " + label + ": kernel drops on " + i);
+                    }
+                });
+            }
+        }
+        System.out.println(scenarios.size() + " scenarios, " + findings + " live findings compared");
+        assertEquals(List.of(), problems);
+        assertTrue(findings > 0, "no scenario produced a finding");
+    }
+
+    private static void skipUnlessCi(String why) {
+        if (why != null) {
+            if (inCi()) {
+                fail("the live lab test must run in CI, but " + why);
+            }
+            Assumptions.abort(why);
+        }
+    }
+
+    /**
+     * The PDLAB_LIVE_CMD: both live captures, "both capturing" once they are, and on SIGTERM their exit codes.
+     * Each capture's stdout (JSON lines) and stderr go to files of their own beside the lab's recordings.
+     */
+    private static String twoLives(String java) {
+        StringBuilder sb = new StringBuilder("#!/usr/bin/env bash\nset -u\nd=$PDLAB_DIR/$PDLAB_SCENARIO\npids=()\n");
+        for (Map.Entry<String, String> c : new TreeMap<>(CAPTURES).entrySet()) {
+            String l = c.getKey();
+            sb.append(java).append(" io.pcapdiag.cli.Main live -i '").append(c.getValue())
+                    .append("' --format jsonl --summary-interval 0 --write \"$d.live-").append(l).append(".pcap\" >\"$d.")
+                    .append(l).append(".jsonl\" 2>\"$d.").append(l).append(".err\" &\npids+=($!)\n");
+        }
+        sb.append("trap 'kill -TERM \"${pids[@]}\"; codes=; for p in \"${pids[@]}\"; do wait \"$p\"; codes+=\" $?\"; done;"
+                + " echo \"exit$codes\"; exit 0' TERM\n");
+        sb.append("for _ in $(seq 400); do\n"
+                + "  grep -q capturing \"$d.any.err\" 2>/dev/null && grep -q capturing \"$d.multi.err\" 2>/dev/null && break\n"
+                + "  sleep 0.05\ndone\necho 'both capturing'\nwait\n");
+        return sb.toString();
+    }
+
+    private static List<Path> files(Path dir, String prefix) throws Exception {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(f -> f.getFileName().toString().startsWith(prefix + ".")
+                    && f.getFileName().toString().endsWith(".pcap")).sorted().toList();
+        }
+    }
+
+    private static TreeSet<String> analyze(List<Path> files) throws Exception {
+        assertFalse(files.isEmpty());
+        List<String> args = new ArrayList<>(List.of("analyze", "--format", "json"));
+        files.forEach(f -> args.add(f.toString()));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
+        assertEquals(0, code, files + ": " + err);
+        return keys(JSON.readTree(out.toString()).get("findings"), true);
+    }
+
+    private static List<JsonNode> jsonLines(Path f) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (String line : read(f).lines().toList()) {
+            out.add(JSON.readTree(line));
+        }
+        return out;
+    }
+
+    private static TreeSet<String> keys(JsonNode findings, boolean attempts) {
+        TreeSet<String> out = new TreeSet<>();
+        findings.forEach(f -> out.add(f.get("pattern").asText() + " " + who(f) + (attempts ? " x" + f.get("attempts").asInt() : "")));
+        return out;
+    }
+
+    private static String who(JsonNode f) {
+        return f.get("client").asText() + " -> " + f.get("target").asText() + " by "
+                + (f.get("responder").isNull() ? "-" : f.get("responder").asText());
+    }
+
+    private static String quote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+}

@@ -1,0 +1,146 @@
+package io.pcapdiag.live;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+/** What the live tests on a real kernel share: whether they can run here, and running pcapdiag in a namespace. */
+final class NamespaceSupport {
+    private NamespaceSupport() {
+    }
+
+    /** Why this machine cannot run namespace tests, or null. {@code tools} must be on the PATH. */
+    static String cannotRun(String id, String... tools) {
+        if (!System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
+            return "it needs Linux network namespaces";
+        }
+        Long eff = Privileges.effectiveCapabilities(Path.of("/proc/self/status"));
+        if (eff == null || (eff & (1L << 21)) == 0) { // CAP_SYS_ADMIN: ip netns add
+            return "it needs root (CAP_SYS_ADMIN for network namespaces, CAP_NET_RAW to capture)";
+        }
+        for (String tool : tools) {
+            try {
+                if (new ProcessBuilder("sh", "-c", "command -v " + tool).start().waitFor() != 0) {
+                    return tool + " is not installed";
+                }
+            } catch (IOException | InterruptedException e) {
+                return "cannot run sh: " + e;
+            }
+        }
+        try {
+            org.pcap4j.core.Pcaps.libVersion();
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            return "libpcap is not installed";
+        }
+        try {
+            Process p = new ProcessBuilder("ip", "netns", "add", "pdlive-probe-" + id).redirectErrorStream(true).start();
+            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                return "cannot create a network namespace: " + text.trim();
+            }
+            new ProcessBuilder("ip", "netns", "del", "pdlive-probe-" + id).start().waitFor();
+        } catch (IOException | InterruptedException e) {
+            return "cannot run ip: " + e;
+        }
+        return null;
+    }
+
+    static boolean inCi() {
+        return "true".equalsIgnoreCase(System.getenv("CI"));
+    }
+
+    static Path projectDir() {
+        return Path.of(System.getProperty("pcapdiag.project.dir", ".")).toAbsolutePath().normalize();
+    }
+
+    /**
+     * The java command running pcapdiag from a private copy of this test's classes: a build in the same tree
+     * (another developer's {@code mvn package}) must not swap classes under the running process.
+     */
+    static List<String> java(Path dir) throws IOException {
+        String javaBin = ProcessHandle.current().info().command().orElse("java");
+        List<String> cp = new ArrayList<>();
+        Path classes = projectDir().resolve("target/classes");
+        Path copy = dir.resolve("classes");
+        try (Stream<Path> s = Files.walk(classes)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Path to = copy.resolve(classes.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(p, to);
+                }
+            }
+        }
+        cp.add(copy.toString());
+        for (String e : testClassPath()) {
+            if (e.endsWith(".jar")) {
+                cp.add(e);
+            }
+        }
+        return List.of(javaBin, "-XX:+UseSerialGC", "-cp", String.join(File.pathSeparator, cp));
+    }
+
+    /** The test class path, whether Surefire passes it directly or through a manifest-only jar. */
+    static List<String> testClassPath() throws IOException {
+        String prop = System.getProperty("surefire.test.class.path");
+        if (prop == null || prop.isBlank()) {
+            prop = System.getProperty("java.class.path");
+        }
+        List<String> out = new ArrayList<>(Arrays.asList(prop.split(File.pathSeparator)));
+        if (out.size() == 1 && out.get(0).endsWith(".jar")) {
+            try (var jar = new java.util.jar.JarFile(out.get(0))) {
+                String manifest = jar.getManifest().getMainAttributes().getValue("Class-Path");
+                if (manifest != null) {
+                    out.clear();
+                    for (String u : manifest.split(" ")) {
+                        if (!u.isBlank()) {
+                            out.add(Path.of(java.net.URI.create(u)).toString());
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+
+    /** Runs a command to completion; fails the test with its output when it fails. */
+    static String sh(String... cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            fail(String.join(" ", cmd) + " failed:\n" + text);
+        }
+        return text;
+    }
+
+    static String read(Path p) {
+        try {
+            return Files.exists(p) ? Files.readString(p, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static void waitFor(BooleanSupplier cond, int seconds, String message) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail(message);
+            }
+            Thread.sleep(100);
+        }
+    }
+}
