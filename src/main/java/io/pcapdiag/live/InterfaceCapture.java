@@ -35,6 +35,7 @@ final class InterfaceCapture implements PacketSource {
 
     /** Packets admitted (capture thread only until it ends). */
     private long packets;
+    private volatile long lastDelivery = Long.MIN_VALUE;
     private volatile boolean stopping;
     private volatile boolean ended;
     /** Why the capture ended on its own (the interface vanished, an error), or null. */
@@ -131,6 +132,7 @@ final class InterfaceCapture implements PacketSource {
                 dumper.dumpRaw(raw, ts);
             }
             owner.enqueue(new Captured(this, nanos, raw, orig == null ? raw.length : orig, packets));
+            lastDelivery = System.currentTimeMillis() * 1_000_000L;
         } catch (NotOpenException e) {
             stopping = true;
         } catch (RuntimeException e) {
@@ -169,6 +171,11 @@ final class InterfaceCapture implements PacketSource {
     @Override
     public String endReason() {
         return endReason;
+    }
+
+    @Override
+    public long lastDelivery() {
+        return lastDelivery;
     }
 
     @Override

@@ -88,9 +88,9 @@ final class LiveAnalysis {
         reorder.add(c);
     }
 
-    /** The time up to which the {@code open} sources are complete; {@code quietFloor} for a quiet one. */
-    long watermark(Collection<? extends PacketSource> open, long quietFloor) {
-        return reorder.watermark(open, quietFloor);
+    /** The time up to which the {@code open} sources are complete, as of wall-clock {@code now}; see {@link Reorder}. */
+    long watermark(Collection<? extends PacketSource> open, long now, long window) {
+        return reorder.watermark(open, now, window);
     }
 
     /** Feeds every packet not newer than {@code watermark}, oldest first. */

@@ -105,7 +105,7 @@ public final class LiveSession {
                 batch.clear();
             }
             now = wallNanos.getAsLong();
-            long watermark = live.watermark(capture.open(), now - REORDER_WINDOW_NANOS);
+            long watermark = live.watermark(capture.open(), now, REORDER_WINDOW_NANOS);
             live.release(watermark);
             if (now >= deadline) {
                 break;

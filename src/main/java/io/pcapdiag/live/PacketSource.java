@@ -19,6 +19,13 @@ interface PacketSource {
     /** Its {@code --write} file, or null. */
     Path file();
 
+    /**
+     * Wall-clock time (nanoseconds since the epoch) when it last handed a packet over, or
+     * {@code Long.MIN_VALUE}. A source that handed nothing over for a while has nothing older waiting:
+     * libpcap in immediate mode delivers each packet as soon as the kernel has it.
+     */
+    long lastDelivery();
+
     /** Why it ended on its own (the interface vanished), or null while capturing or after a normal stop. */
     String endReason();
 }

@@ -11,8 +11,7 @@ import java.util.function.Consumer;
  * Puts packets from several capture threads back in timestamp order before the tracker sees them, as the
  * offline reader merges files: a SYN seen on a veth and its answer seen on the bridge arrive through
  * different threads in either order. A packet is released once no open interface can still deliver an
- * older one: each interface is known to be complete up to its latest packet, and an interface that has
- * been quiet for the whole window is taken to be complete up to {@code now - window}.
+ * older one (see {@link #watermark}).
  */
 final class Reorder {
     private static final Comparator<Captured> ORDER = Comparator.comparingLong(Captured::nanos)
@@ -27,13 +26,22 @@ final class Reorder {
         latest.merge(c.source(), c.nanos(), Math::max);
     }
 
-    /** The time up to which every packet of the {@code open} interfaces has been seen. */
-    long watermark(Collection<? extends PacketSource> open, long quietFloor) {
+    /**
+     * The time up to which every packet of the {@code open} sources has been seen, as of wall-clock time
+     * {@code now}. A source that is handing packets over is complete up to its latest packet (when the
+     * analysis falls behind, that is well before {@code now}: its older packets are still in the kernel
+     * buffer). A source that has handed nothing over for {@code window} is complete up to {@code now - window}.
+     */
+    long watermark(Collection<? extends PacketSource> open, long now, long window) {
         long w = Long.MAX_VALUE;
         for (PacketSource c : open) {
-            w = Math.min(w, Math.max(latest.getOrDefault(c, Long.MIN_VALUE), quietFloor));
+            long latest = this.latest.getOrDefault(c, Long.MIN_VALUE);
+            long last = c.lastDelivery();
+            boolean quiet = last == Long.MIN_VALUE || now - last >= window;
+            long complete = quiet ? Math.max(latest, now - window) : latest;
+            w = Math.min(w, complete);
         }
-        return w == Long.MAX_VALUE ? quietFloor : w;
+        return w == Long.MAX_VALUE ? now - window : w;
     }
 
     /** Hands every packet not newer than {@code upTo} to {@code sink}, oldest first. */

@@ -45,6 +45,7 @@ class LiveAnalysisTest {
         final Capture capture;
         CaptureStats stats = CaptureStats.NONE;
         long number;
+        long lastDelivery = Long.MIN_VALUE;
 
         FakeSource(int index, String name) {
             capture = new Capture(index, name);
@@ -78,6 +79,11 @@ class LiveAnalysisTest {
         @Override
         public Path file() {
             return null;
+        }
+
+        @Override
+        public long lastDelivery() {
+            return lastDelivery;
         }
 
         @Override
@@ -116,7 +122,7 @@ class LiveAnalysisTest {
         live.add(vethB.packet(T0 + 3 * MS + 40_000, Ipv6Builder.ipv6("2001:db8::19", "2001:db8::18")
                 .tcp(TcpBuilder.tcp(80, 40003).flags(RST | ACK).ack(2)).build()));
         assertEquals(7, live.pending());
-        long w = live.watermark(List.of(vethA, vethB), T0 - 1000 * MS);
+        long w = live.watermark(List.of(vethA, vethB), T0 - 1000 * MS, 100 * MS);
         assertEquals(T0 + 3 * MS, w, "veth-a has shown everything up to its last packet");
         live.release(w);
         assertEquals(1, live.pending(), "veth-b's last packet may still have an older companion on veth-a");
@@ -244,12 +250,27 @@ class LiveAnalysisTest {
     void quietInterfacesDoNotHoldPacketsBackForever() {
         LiveAnalysis live = analysis(LiveReport.Format.text);
         live.add(vethA.packet(T0, tcp4("10.244.0.18", 40000, "10.244.0.19", 80, SYN, 1000, 0)));
+        vethA.lastDelivery = T0;
         // veth-b has said nothing: veth-a's packet waits until the window has passed.
-        assertEquals(T0 - 1, live.watermark(List.of(vethA, vethB), T0 - 1));
-        live.release(T0 - 1);
+        long w = live.watermark(List.of(vethA, vethB), T0 + 50 * MS, 100 * MS);
+        assertEquals(T0 - 50 * MS, w);
+        live.release(w);
         assertEquals(1, live.pending());
-        live.release(live.watermark(List.of(vethA, vethB), T0 + 1));
+        live.release(live.watermark(List.of(vethA, vethB), T0 + 101 * MS, 100 * MS));
         assertEquals(0, live.pending());
+    }
+
+    @Test
+    void aBusyInterfaceIsCompleteOnlyUpToItsLatestPacket() {
+        LiveAnalysis live = analysis(LiveReport.Format.text);
+        // The analysis is 5 s behind: veth-a keeps delivering packets 5 s old, its older ones still in the
+        // kernel buffer. The clock must not run ahead of them, or their attempts would be decided unanswered.
+        long now = T0 + 5000 * MS;
+        live.add(vethA.packet(T0, tcp4("10.244.0.18", 40000, "10.244.0.19", 80, SYN, 1000, 0)));
+        vethA.lastDelivery = now - MS;
+        assertEquals(T0, live.watermark(List.of(vethA), now, 100 * MS));
+        vethA.lastDelivery = now - 200 * MS;
+        assertEquals(now - 100 * MS, live.watermark(List.of(vethA), now, 100 * MS));
     }
 
     @Test
