@@ -13,8 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -158,7 +160,7 @@ class NodeTraceGeneratorTest {
         long lastMicros;
         int retransmittedFloodSyns;
         final Map<String, Attempt> attempts = new HashMap<>();
-        final java.util.Set<String> floodSources = new java.util.HashSet<>();
+        final Set<String> floodSources = new HashSet<>();
 
         static Capture read(Path pcap, boolean allTtl64) throws IOException {
             ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(pcap)).order(ByteOrder.LITTLE_ENDIAN);
