@@ -29,13 +29,15 @@ final class InterfaceCapture implements PacketSource {
     final Path file;
     final int linkType;
     private final PcapHandle handle;
-    private final PcapDumper dumper;
+    /** The {@code --write} file's writer, or null. */
+    private final PcapWriterThread writer;
     private final LiveCapture owner;
     private final Thread thread;
 
     /** Packets admitted (capture thread only until it ends). */
     private long packets;
     private volatile long lastDelivery = Long.MIN_VALUE;
+    private volatile boolean handingOver;
     private volatile boolean stopping;
     private volatile boolean ended;
     /** Why the capture ended on its own (the interface vanished, an error), or null. */
@@ -43,13 +45,13 @@ final class InterfaceCapture implements PacketSource {
     private CaptureStats stats = CaptureStats.NONE;
     private boolean closed;
 
-    private InterfaceCapture(String device, Capture capture, Path file, PcapHandle handle, PcapDumper dumper,
+    private InterfaceCapture(String device, Capture capture, Path file, PcapHandle handle, PcapWriterThread writer,
                              LiveCapture owner) {
         this.device = device;
         this.capture = capture;
         this.file = file;
         this.handle = handle;
-        this.dumper = dumper;
+        this.writer = writer;
         this.owner = owner;
         this.linkType = handle.getDlt().value();
         this.thread = new Thread(this::run, "capture-" + device);
@@ -82,7 +84,11 @@ final class InterfaceCapture implements PacketSource {
             if (file != null) {
                 dumper = handle.dumpOpen(file.toString());
             }
-            InterfaceCapture c = new InterfaceCapture(device, capture, file, handle, dumper, owner);
+            PcapWriterThread writer = dumper == null ? null : new PcapWriterThread(dumper, file, device);
+            InterfaceCapture c = new InterfaceCapture(device, capture, file, handle, writer, owner);
+            if (writer != null) {
+                writer.start();
+            }
             c.thread.start();
             return c;
         } catch (PcapNativeException | NotOpenException | RuntimeException e) {
@@ -118,6 +124,7 @@ final class InterfaceCapture implements PacketSource {
 
     /** Runs on the capture thread for every packet that passed the filter. Must not throw: pcap4j would only log it. */
     private void gotPacket(byte[] raw) {
+        handingOver = true;
         try {
             if (!owner.admit()) {
                 stopping = true;
@@ -128,12 +135,16 @@ final class InterfaceCapture implements PacketSource {
             Integer orig = handle.getOriginalLength();
             long nanos = Math.floorDiv(ts.getTime(), 1000L) * 1_000_000_000L + ts.getNanos();
             packets++;
-            if (dumper != null) {
-                dumper.dumpRaw(raw, ts);
+            Captured c = new Captured(this, nanos, raw, orig == null ? raw.length : orig, packets);
+            if (writer != null) {
+                writer.write(c);
             }
-            owner.enqueue(new Captured(this, nanos, raw, orig == null ? raw.length : orig, packets));
+            owner.enqueue(c);
             lastDelivery = System.currentTimeMillis() * 1_000_000L;
         } catch (NotOpenException e) {
+            stopping = true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             stopping = true;
         } catch (RuntimeException e) {
             endReason = "capture thread failed: " + e;
@@ -143,6 +154,8 @@ final class InterfaceCapture implements PacketSource {
             } catch (NotOpenException ignored) {
                 // Already closing.
             }
+        } finally {
+            handingOver = false;
         }
     }
 
@@ -179,6 +192,11 @@ final class InterfaceCapture implements PacketSource {
     }
 
     @Override
+    public boolean handingOver() {
+        return handingOver;
+    }
+
+    @Override
     public Capture capture() {
         return capture;
     }
@@ -212,27 +230,29 @@ final class InterfaceCapture implements PacketSource {
         return stats;
     }
 
-    /** Pushes buffered {@code --write} output to the file, so it can be read while the capture runs. */
-    synchronized void flush() {
-        if (!closed && dumper != null) {
-            try {
-                dumper.flush();
-            } catch (PcapNativeException | NotOpenException ignored) {
-                // Flushed at close anyway.
-            }
-        }
+    /** Why writing its {@code --write} file stopped, or null. */
+    String writeFailure() {
+        return writer == null ? null : writer.failure();
     }
 
-    private synchronized void close() {
-        if (closed) {
-            return;
+    private void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            stats();
         }
-        stats();
-        closed = true;
-        if (dumper != null) {
-            dumper.close();
+        if (writer != null) {
+            try {
+                writer.finish();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
-        handle.close();
+        synchronized (this) {
+            closed = true;
+            handle.close();
+        }
     }
 
     static String libpcapMessage(PcapNativeException e) {

@@ -28,10 +28,11 @@ import java.util.concurrent.TimeUnit;
  * and rules as offline analysis, fed the same packets in the same order, give the same findings.
  *
  * <p>Time: the tracker's clock is capture time, which only moves with packets. Offline, the last packet
- * ends the capture; live, silence is information: an unanswered SYN is decided 3 s after it even when
- * nothing else arrives. So the session moves the tracker's clock ({@link #tick}) with an empty ARP frame
- * on a capture of its own, which reports never show, whenever every interface is known to be complete up
- * to a later time.
+ * ends the capture; live, silence is information: an unanswered SYN is decided seconds after it even when
+ * nothing else arrives. So when packets stop coming, the session moves the tracker's clock ({@link #tick})
+ * with an empty ARP frame on a capture of its own, which reports never show, up to the time every
+ * interface is known to be complete. Only then: the tracker's decisions depend on the steps its clock
+ * takes, and while packets flow, their own timestamps are the steps an offline read takes too.
  */
 final class LiveAnalysis {
     /** Findings are looked for at most this often (more rarely when there are very many of them). */
@@ -89,13 +90,13 @@ final class LiveAnalysis {
     }
 
     /** The time up to which the {@code open} sources are complete, as of wall-clock {@code now}; see {@link Reorder}. */
-    long watermark(Collection<? extends PacketSource> open, long now, long window) {
-        return reorder.watermark(open, now, window);
+    long watermark(Collection<? extends PacketSource> open, long now, long window, boolean drained) {
+        return reorder.watermark(open, now, window, drained);
     }
 
-    /** Feeds every packet not newer than {@code watermark}, oldest first. */
-    void release(long watermark) {
-        reorder.release(watermark, this::feed);
+    /** Feeds every packet not newer than {@code watermark}, oldest first; returns how many. */
+    int release(long watermark) {
+        return reorder.release(watermark, this::feed);
     }
 
     /** The source ended: it delivers nothing more, so it no longer holds packets back. */

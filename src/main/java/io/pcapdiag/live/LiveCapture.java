@@ -120,6 +120,10 @@ public final class LiveCapture {
         List<InterfaceCapture> gone = new ArrayList<>();
         for (var it = open.values().iterator(); it.hasNext(); ) {
             InterfaceCapture c = it.next();
+            String w = c.writeFailure();
+            if (w != null) {
+                warnOnce(c.device + " (write)", w + "; capture and analysis go on");
+            }
             if (c.ended()) {
                 it.remove();
                 gone.add(c);

@@ -11,15 +11,15 @@ import java.util.function.LongSupplier;
 
 /**
  * One {@code pcapdiag live} run: the analysis thread's loop. It takes packets from {@link LiveCapture}'s
- * queue into {@link LiveAnalysis}, and on a timer moves the clock, reads capture statistics, flushes
- * {@code --write} files, streams findings, rescans interfaces and prints summaries, until it is stopped
+ * queue into {@link LiveAnalysis}, and on a timer moves the clock, reads capture statistics, streams
+ * findings, rescans interfaces and prints summaries, until it is stopped
  * ({@link #requestStop}), the duration is over or the count is reached. Then it stops every capture
  * thread, analyses what they had captured, and prints the final report.
  */
 public final class LiveSession {
     /** How long a packet may wait for an older one from another interface. */
     static final long REORDER_WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** Clock ticks, statistics, flushes and stream checks. */
+    /** Clock ticks, statistics and stream checks. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     private static final long POLL_MILLIS = 50;
     private static final int BATCH = 8192;
@@ -92,6 +92,7 @@ public final class LiveSession {
         long nextRescan = now + timing.rescanNanos();
         long nextSummary = timing.summaryNanos() > 0 ? now + timing.summaryNanos() : Long.MAX_VALUE;
         long lastSummary = now;
+        long lastFed = Long.MIN_VALUE / 2;
         List<Captured> batch = new ArrayList<>(BATCH);
         var queue = capture.queue();
         while (!stopRequested && !capture.countReached()) {
@@ -105,19 +106,21 @@ public final class LiveSession {
                 batch.clear();
             }
             now = wallNanos.getAsLong();
-            long watermark = live.watermark(capture.open(), now, REORDER_WINDOW_NANOS);
-            live.release(watermark);
+            long watermark = live.watermark(capture.open(), now, REORDER_WINDOW_NANOS, queue.isEmpty());
+            if (live.release(watermark) > 0) {
+                lastFed = now;
+            }
             if (now >= deadline) {
                 break;
             }
             if (now >= nextTick) {
                 nextTick = now + TICK_NANOS;
-                live.tick(watermark);
+                if (now - lastFed >= REORDER_WINDOW_NANOS) {
+                    // Packets stopped: move the clock ourselves (while they flow, they move it).
+                    live.tick(watermark);
+                }
                 reap();
                 live.poll();
-                for (InterfaceCapture ic : capture.open()) {
-                    ic.flush();
-                }
                 live.stream(now, false);
             }
             if (now >= nextRescan) {

@@ -26,6 +26,9 @@ interface PacketSource {
      */
     long lastDelivery();
 
+    /** True while it is handing a packet over (possibly waiting for room in the queue: it is not idle then). */
+    boolean handingOver();
+
     /** Why it ended on its own (the interface vanished), or null while capturing or after a normal stop. */
     String endReason();
 }

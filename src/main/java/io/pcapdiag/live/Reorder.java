@@ -28,27 +28,31 @@ final class Reorder {
 
     /**
      * The time up to which every packet of the {@code open} sources has been seen, as of wall-clock time
-     * {@code now}. A source that is handing packets over is complete up to its latest packet (when the
-     * analysis falls behind, that is well before {@code now}: its older packets are still in the kernel
-     * buffer). A source that has handed nothing over for {@code window} is complete up to {@code now - window}.
+     * {@code now}. A source is complete up to its latest packet. A source that is idle, i.e. handed nothing
+     * over for {@code window}, is not handing one over now, and has nothing left in the queue
+     * ({@code drained}), is complete up to {@code now - window}: libpcap in immediate mode hands each packet
+     * over as soon as the kernel has it. When the analysis falls behind, sources are not idle (they wait for
+     * room in the queue, their older packets wait in the kernel buffer) and time advances only with packets.
      */
-    long watermark(Collection<? extends PacketSource> open, long now, long window) {
+    long watermark(Collection<? extends PacketSource> open, long now, long window, boolean drained) {
         long w = Long.MAX_VALUE;
         for (PacketSource c : open) {
             long latest = this.latest.getOrDefault(c, Long.MIN_VALUE);
             long last = c.lastDelivery();
-            boolean quiet = last == Long.MIN_VALUE || now - last >= window;
-            long complete = quiet ? Math.max(latest, now - window) : latest;
-            w = Math.min(w, complete);
+            boolean idle = drained && !c.handingOver() && (last == Long.MIN_VALUE || now - last >= window);
+            w = Math.min(w, idle ? Math.max(latest, now - window) : latest);
         }
         return w == Long.MAX_VALUE ? now - window : w;
     }
 
-    /** Hands every packet not newer than {@code upTo} to {@code sink}, oldest first. */
-    void release(long upTo, Consumer<Captured> sink) {
+    /** Hands every packet not newer than {@code upTo} to {@code sink}, oldest first; returns how many. */
+    int release(long upTo, Consumer<Captured> sink) {
+        int n = 0;
         while (!heap.isEmpty() && heap.peek().nanos() <= upTo) {
             sink.accept(heap.poll());
+            n++;
         }
+        return n;
     }
 
     void releaseAll(Consumer<Captured> sink) {

@@ -46,6 +46,7 @@ class LiveAnalysisTest {
         CaptureStats stats = CaptureStats.NONE;
         long number;
         long lastDelivery = Long.MIN_VALUE;
+        boolean handingOver;
 
         FakeSource(int index, String name) {
             capture = new Capture(index, name);
@@ -87,6 +88,11 @@ class LiveAnalysisTest {
         }
 
         @Override
+        public boolean handingOver() {
+            return handingOver;
+        }
+
+        @Override
         public String endReason() {
             return null;
         }
@@ -122,7 +128,7 @@ class LiveAnalysisTest {
         live.add(vethB.packet(T0 + 3 * MS + 40_000, Ipv6Builder.ipv6("2001:db8::19", "2001:db8::18")
                 .tcp(TcpBuilder.tcp(80, 40003).flags(RST | ACK).ack(2)).build()));
         assertEquals(7, live.pending());
-        long w = live.watermark(List.of(vethA, vethB), T0 - 1000 * MS, 100 * MS);
+        long w = live.watermark(List.of(vethA, vethB), T0 - 1000 * MS, 100 * MS, true);
         assertEquals(T0 + 3 * MS, w, "veth-a has shown everything up to its last packet");
         live.release(w);
         assertEquals(1, live.pending(), "veth-b's last packet may still have an older companion on veth-a");
@@ -252,11 +258,11 @@ class LiveAnalysisTest {
         live.add(vethA.packet(T0, tcp4("10.244.0.18", 40000, "10.244.0.19", 80, SYN, 1000, 0)));
         vethA.lastDelivery = T0;
         // veth-b has said nothing: veth-a's packet waits until the window has passed.
-        long w = live.watermark(List.of(vethA, vethB), T0 + 50 * MS, 100 * MS);
+        long w = live.watermark(List.of(vethA, vethB), T0 + 50 * MS, 100 * MS, true);
         assertEquals(T0 - 50 * MS, w);
         live.release(w);
         assertEquals(1, live.pending());
-        live.release(live.watermark(List.of(vethA, vethB), T0 + 101 * MS, 100 * MS));
+        live.release(live.watermark(List.of(vethA, vethB), T0 + 101 * MS, 100 * MS, true));
         assertEquals(0, live.pending());
     }
 
@@ -268,9 +274,16 @@ class LiveAnalysisTest {
         long now = T0 + 5000 * MS;
         live.add(vethA.packet(T0, tcp4("10.244.0.18", 40000, "10.244.0.19", 80, SYN, 1000, 0)));
         vethA.lastDelivery = now - MS;
-        assertEquals(T0, live.watermark(List.of(vethA), now, 100 * MS));
+        assertEquals(T0, live.watermark(List.of(vethA), now, 100 * MS, true));
+        // Quiet for 200 ms, but waiting for room in the queue: its kernel buffer is full, it is not idle.
         vethA.lastDelivery = now - 200 * MS;
-        assertEquals(now - 100 * MS, live.watermark(List.of(vethA), now, 100 * MS));
+        vethA.handingOver = true;
+        assertEquals(T0, live.watermark(List.of(vethA), now, 100 * MS, true));
+        // Or idle, but the analysis has not taken all it handed over from the queue yet.
+        vethA.handingOver = false;
+        assertEquals(T0, live.watermark(List.of(vethA), now, 100 * MS, false));
+        // Idle and drained: complete up to the window.
+        assertEquals(now - 100 * MS, live.watermark(List.of(vethA), now, 100 * MS, true));
     }
 
     @Test
