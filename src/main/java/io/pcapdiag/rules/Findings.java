@@ -17,7 +17,18 @@ import java.util.Objects;
  * is bounded: attempts that would open a group past the bound are counted per pattern, not lost.
  */
 public final class Findings implements AttemptSink {
+    /** A finding's identity. Explicit equals/hashCode: a record's go through an invokedynamic bootstrap. */
     private record Key(Pattern pattern, Endpoint client, Endpoint target, Endpoint responder) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && pattern == k.pattern && client.equals(k.client) && target.equals(k.target)
+                    && Objects.equals(responder, k.responder);
+        }
+
+        @Override
+        public int hashCode() {
+            return ((pattern.ordinal() * 31 + client.hashCode()) * 31 + target.hashCode()) * 31 + Objects.hashCode(responder);
+        }
     }
 
     /** Most severe first, then most attempts, then by pattern, client, target, responder. */
