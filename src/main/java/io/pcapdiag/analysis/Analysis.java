@@ -61,11 +61,21 @@ public final class Analysis {
     private volatile long progressBytes;
     private volatile long totalBytes = -1;
     private long packetsRead;
+    /** Offline reading on two threads (decode, track) where there is more than one core. */
+    private boolean pipelined = Runtime.getRuntime().availableProcessors() > 1;
 
     public Analysis(Options options) {
         this.findings = new Findings(options.maxFindings());
         this.tracker = new HandshakeTracker(this::decided, options.maxOpen());
         this.vips = Set.copyOf(options.vips());
+    }
+
+    /**
+     * Whether {@link #read} runs the tracker on a second thread (the default with more than one core).
+     * The findings are the same either way; tests compare the two.
+     */
+    public void setPipelined(boolean pipelined) {
+        this.pipelined = pipelined;
     }
 
     /** Called with every attempt as soon as the tracker decides it (live mode streams from here). */
@@ -89,6 +99,16 @@ public final class Analysis {
 
     /** Decodes one frame and feeds the tracker. The frame's bytes are not kept. */
     public void feed(Frame f, CaptureSummary s) {
+        if (countedAsPlain(f, s)) {
+            tracker.advanceClock(f.nanos);
+            return;
+        }
+        count(decoder.decode(f, view), view, s);
+        tracker.observe(f, view);
+    }
+
+    /** Counts the frame; true when the prefilter shows it is a plain segment the tracker need not see. */
+    private static boolean countedAsPlain(Frame f, CaptureSummary s) {
         s.packets++;
         if (f.nanos < s.firstNanos) {
             s.firstNanos = f.nanos;
@@ -102,11 +122,13 @@ public final class Analysis {
         }
         if (Prefilter.plainSegment(f)) {
             s.tcp++;
-            tracker.advanceClock(f.nanos);
-            return;
+            return true;
         }
-        PacketView v = view;
-        switch (decoder.decode(f, v)) {
+        return false;
+    }
+
+    private static void count(PacketView.Kind kind, PacketView v, CaptureSummary s) {
+        switch (kind) {
             case TCP -> s.tcp++;
             case ICMP_ERROR -> s.icmpErrors++;
             case OTHER -> s.other++;
@@ -120,7 +142,6 @@ public final class Analysis {
             }
             s.weirds.merge(v.weird, 1L, Long::sum);
         }
-        tracker.observe(f, v);
     }
 
     private void decided(Attempt a) {
@@ -163,11 +184,39 @@ public final class Analysis {
             total = size < 0 || total < 0 ? -1 : total + size;
         }
         totalBytes = total;
+        if (!pipelined) {
+            forEachFrame(open, errors, this::feed);
+            return;
+        }
+        // Two stages: this thread reads, counts and decodes what the prefilter lets through; the tracker
+        // runs on the other core. Each packet handed over carries the capture time of everything read
+        // before it (plain segments included), and the tracker advances to it first, so attempts are
+        // decided at the same points as in feed(): the findings are identical.
+        TrackingThread stage = new TrackingThread(tracker);
+        long[] clock = {Long.MIN_VALUE};
+        forEachFrame(open, errors, (f, s) -> {
+            if (!countedAsPlain(f, s)) {
+                TrackingThread.Slot slot = stage.slot();
+                PacketView.Kind kind = decoder.decode(f, slot.view);
+                count(kind, slot.view, s);
+                if (kind == PacketView.Kind.TCP || kind == PacketView.Kind.ICMP_ERROR) {
+                    stage.commit(f, clock[0]);
+                }
+            }
+            if (f.nanos > clock[0]) {
+                clock[0] = f.nanos;
+            }
+        });
+        stage.finish(clock[0]);
+    }
+
+    /** Delivers every frame of the open captures, merged in time order, and closes them. */
+    private void forEachFrame(List<Open> open, Consumer<String> errors, java.util.function.BiConsumer<Frame, CaptureSummary> sink) {
         if (open.size() == 1) {
             Open o = open.get(0);
             try {
                 for (Frame f = o.next(errors); f != null; f = o.next(errors)) {
-                    feed(f, o.summary);
+                    sink.accept(f, o.summary);
                     progress(open);
                 }
             } finally {
@@ -186,7 +235,7 @@ public final class Analysis {
         }
         while (!heads.isEmpty()) {
             Open o = heads.poll();
-            feed(o.frame, o.summary);
+            sink.accept(o.frame, o.summary);
             progress(open);
             if (o.advance(errors)) {
                 heads.add(o);
