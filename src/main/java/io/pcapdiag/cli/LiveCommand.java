@@ -10,6 +10,7 @@ import io.pcapdiag.live.LiveMetrics;
 import io.pcapdiag.live.LiveReport;
 import io.pcapdiag.live.LiveSession;
 import io.pcapdiag.live.Privileges;
+import io.pcapdiag.live.Units;
 import io.pcapdiag.report.JsonReport;
 import io.pcapdiag.report.TextReport;
 import io.pcapdiag.rules.Finding;
@@ -17,13 +18,10 @@ import io.pcapdiag.rules.Severity;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -126,8 +124,8 @@ public final class LiveCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         CaptureSettings settings = settings();
-        LiveSession.Timing timing = new LiveSession.Timing(nanos("--duration", duration, false),
-                nanos("--summary-interval", summaryInterval, false), nanos("--rescan-interval", rescanInterval, true));
+        LiveSession.Timing timing = new LiveSession.Timing(Units.nanos("--duration", duration, false),
+                Units.nanos("--summary-interval", summaryInterval, false), Units.nanos("--rescan-interval", rescanInterval, true));
         Severity failOn = analysis.failOnSeverity();
         var options = analysis.toOptions();
         if (metricsPort < 0 || metricsPort > 65535) {
@@ -233,7 +231,7 @@ public final class LiveCommand implements Callable<Integer> {
         if (count < 0) {
             throw new IllegalArgumentException("--count must not be negative");
         }
-        long buffer = bytes("--buffer-size", bufferSize);
+        long buffer = Units.bytes("--buffer-size", bufferSize);
         if (buffer < 64 * 1024 || buffer > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("--buffer-size must be 64KiB-2GiB");
         }
@@ -244,51 +242,4 @@ public final class LiveCommand implements Callable<Integer> {
         return new CaptureSettings(patterns, bpf, snaplen, (int) buffer, promiscuous, write, count);
     }
 
-    private static final java.util.regex.Pattern DURATION =
-            java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)?");
-    private static final java.util.regex.Pattern SIZE =
-            java.util.regex.Pattern.compile("(\\d+)(k|kb|kib|m|mb|mib|g|gb|gib)?", java.util.regex.Pattern.CASE_INSENSITIVE);
-
-    /** {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}; a bare number is seconds. */
-    static long nanos(String option, String text, boolean positive) {
-        Matcher m = DURATION.matcher(text.trim());
-        if (!m.matches()) {
-            throw new IllegalArgumentException(option + " takes a duration such as 30s, 5m or 1h, not '" + text + "'");
-        }
-        double v = Double.parseDouble(m.group(1));
-        String unit = m.group(2) == null ? "s" : m.group(2);
-        double scale = switch (unit) {
-            case "ms" -> 1e6;
-            case "m" -> 60e9;
-            case "h" -> 3600e9;
-            default -> 1e9;
-        };
-        long n = (long) (v * scale);
-        if (positive && n <= 0) {
-            throw new IllegalArgumentException(option + " must be more than 0");
-        }
-        return n;
-    }
-
-    /** {@code 4MiB}, {@code 512k}, {@code 1g} (binary units); a bare number is bytes. */
-    static long bytes(String option, String text) {
-        Matcher m = SIZE.matcher(text.trim());
-        if (!m.matches()) {
-            throw new IllegalArgumentException(option + " takes a size such as 4MiB or 512KiB, not '" + text + "'");
-        }
-        long v = Long.parseLong(m.group(1));
-        String unit = m.group(2) == null ? "" : m.group(2).toLowerCase(Locale.ROOT);
-        long scale = switch (unit.isEmpty() ? ' ' : unit.charAt(0)) {
-            case 'k' -> 1L << 10;
-            case 'm' -> 1L << 20;
-            case 'g' -> 1L << 30;
-            default -> 1L;
-        };
-        return Math.multiplyExact(v, scale);
-    }
-
-    /** The options as given, for tests. */
-    List<String> interfaces() {
-        return new ArrayList<>(interfaces);
-    }
 }

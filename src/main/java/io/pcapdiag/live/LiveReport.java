@@ -11,7 +11,6 @@ import io.pcapdiag.track.Outcome;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 
@@ -197,9 +196,5 @@ public final class LiveReport {
             }
         }
         return m;
-    }
-
-    static String plural(long n, String word) {
-        return String.format(Locale.ROOT, "%d %s%s", n, word, n == 1 ? "" : "s");
     }
 }

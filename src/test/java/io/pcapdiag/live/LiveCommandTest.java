@@ -1,0 +1,180 @@
+package io.pcapdiag.live;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pcapdiag.capture.Libpcap;
+import io.pcapdiag.cli.ExitCodes;
+import io.pcapdiag.cli.Main;
+import java.io.File;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code pcapdiag live} as a user meets it: options, the one-line errors, and a short run on loopback. */
+class LiveCommandTest {
+    @Test
+    void durationsAndSizes() {
+        assertEquals(30_000_000_000L, Units.nanos("--duration", "30s", false));
+        assertEquals(30_000_000_000L, Units.nanos("--duration", "30", false));
+        assertEquals(500_000_000L, Units.nanos("--duration", "500ms", false));
+        assertEquals(300_000_000_000L, Units.nanos("--duration", "5m", false));
+        assertEquals(5_400_000_000_000L, Units.nanos("--duration", "1.5h", false));
+        assertEquals(0L, Units.nanos("--duration", "0", false));
+        assertThrows(IllegalArgumentException.class, () -> Units.nanos("--rescan-interval", "0", true));
+        assertThrows(IllegalArgumentException.class, () -> Units.nanos("--duration", "soon", false));
+        assertEquals(4L << 20, Units.bytes("--buffer-size", "4MiB"));
+        assertEquals(512L << 10, Units.bytes("--buffer-size", "512k"));
+        assertEquals(1L << 30, Units.bytes("--buffer-size", "1G"));
+        assertEquals(65536L, Units.bytes("--buffer-size", "65536"));
+        assertThrows(IllegalArgumentException.class, () -> Units.bytes("--buffer-size", "lots"));
+    }
+
+    @Test
+    void usageErrorsAreOneLineAndExit2() {
+        for (String[] args : List.of(
+                new String[] {"live", "--snaplen", "10"},
+                new String[] {"live", "-i", "any,eth0"},
+                new String[] {"live", "--buffer-size", "1k"},
+                new String[] {"live", "--duration", "soon"},
+                new String[] {"live", "--format", "xml"},
+                new String[] {"live", "--metrics-port", "70000"},
+                new String[] {"live", "--write", "/nonexistent-dir/x.pcap"})) {
+            CliRun r = CliRun.of(args);
+            assertEquals(ExitCodes.USAGE, r.code(), String.join(" ", args) + ": " + r.err());
+            assertTrue(r.err().startsWith("pcapdiag: ") || r.err().contains("Invalid value"), r.err());
+        }
+    }
+
+    @Test
+    void helpListsTheExitCodes() {
+        CliRun r = CliRun.of("live", "--help");
+        assertEquals(0, r.code());
+        assertTrue(r.out().contains("3   no interface could be captured"), r.out());
+        assertTrue(r.out().contains("--promiscuous"));
+    }
+
+    /** A short capture on loopback that stops by itself after --count packets (root or CAP_NET_RAW). */
+    @Test
+    void countStopsTheCaptureAndTheReportFollows(@TempDir Path dir) throws Exception {
+        if (Privileges.lacksNetRaw()) {
+            skipUnlessCi("capturing needs CAP_NET_RAW");
+        }
+        int closed;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        int port = closed;
+        Thread dialer = new Thread(() -> {
+            try {
+                Thread.sleep(1500);
+                for (int i = 0; i < 5; i++) {
+                    try (Socket c = new Socket()) {
+                        c.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+                    } catch (ConnectException expected) {
+                        // Refused: that is the point.
+                    }
+                    Thread.sleep(100);
+                }
+            } catch (IOException | InterruptedException e) {
+                // The test's assertions will tell.
+            }
+        });
+        dialer.start();
+        Path file = dir.resolve("lo.pcap");
+        CliRun r = CliRun.of("live", "-i", "lo", "--count", "2", "--format", "jsonl", "--duration", "20s",
+                "--write", file.toString(), "--filter", "tcp port " + port);
+        dialer.join();
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = r.out().lines().toList();
+        JsonNode report = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertEquals("report", report.get("event").asText());
+        assertEquals(2, report.get("interfaces").get(0).get("packets").asInt(), "--count 2: the SYN and its RST");
+        assertEquals("connection-refused", report.get("findings").get(0).get("pattern").asText());
+        assertEquals("127.0.0.1:" + port, report.get("findings").get(0).get("target").asText());
+        CliRun offline = CliRun.of("analyze", "--format", "json", file.toString());
+        assertEquals(0, offline.code(), offline.err());
+        assertEquals(1, new ObjectMapper().readTree(offline.out()).get("findings").size());
+    }
+
+    @Test
+    void withoutCapNetRawOneLineSaysWhatToDo() throws Exception {
+        if (!Path.of("/usr/sbin/capsh").toFile().canExecute() && !Path.of("/sbin/capsh").toFile().canExecute()) {
+            skipUnlessCi("capsh (libcap2-bin) is not installed");
+        }
+        if (Privileges.lacksNetRaw()) {
+            skipUnlessCi("this test drops CAP_NET_RAW, so it must start with it");
+        }
+        List<String> java = java();
+        String cmd = "'" + java.get(0) + "' -cp '" + java.get(2) + "' io.pcapdiag.cli.Main live -i lo";
+        Run r = run(List.of("capsh", "--drop=cap_net_raw", "--", "-c", cmd));
+        assertEquals(ExitCodes.NO_INPUT, r.code, r.err);
+        assertEquals("pcapdiag: " + Privileges.NO_CAPTURE_PRIVILEGE, r.err.strip());
+    }
+
+    @Test
+    void withoutLibpcapOneLineSaysWhatToInstall() throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(java());
+        // pcap4j loads the library named by this property: point it at nothing.
+        cmd.add(1, "-Dorg.pcap4j.core.pcapLibName=/nonexistent/libpcap.so");
+        cmd.addAll(List.of("io.pcapdiag.cli.Main", "live", "-i", "lo"));
+        Run r = run(cmd);
+        if (Privileges.lacksNetRaw()) {
+            assertEquals("pcapdiag: " + Privileges.NO_CAPTURE_PRIVILEGE, r.err.strip());
+            return;
+        }
+        assertEquals(ExitCodes.NO_INPUT, r.code, r.err);
+        assertEquals("pcapdiag: " + Libpcap.MISSING, r.err.strip());
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    /** The real CLI in-process. */
+    private record CliRun(int code, String out, String err) {
+        static CliRun of(String... args) {
+            java.io.StringWriter out = new java.io.StringWriter();
+            java.io.StringWriter err = new java.io.StringWriter();
+            int code = Main.run(args, new java.io.PrintWriter(out), new java.io.PrintWriter(err));
+            return new CliRun(code, out.toString(), err.toString());
+        }
+    }
+
+    private static Run run(List<String> cmd) throws Exception {
+        Process p = new ProcessBuilder(cmd).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            fail("did not end: " + cmd);
+        }
+        return new Run(p.exitValue(), out, err);
+    }
+
+    /** java with this test's class path (the classes under test and their dependencies). */
+    private static List<String> java() throws IOException {
+        String bin = ProcessHandle.current().info().command().orElse("java");
+        return List.of(bin, "-cp", String.join(File.pathSeparator, NamespaceSupport.testClassPath()));
+    }
+
+    private static void skipUnlessCi(String why) {
+        if (NamespaceSupport.inCi()) {
+            fail("this test must run in CI, but " + why);
+        }
+        Assumptions.abort(why);
+    }
+}
