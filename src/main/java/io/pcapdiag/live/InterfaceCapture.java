@@ -13,10 +13,12 @@ import org.pcap4j.core.RawPacketListener;
 import org.pcap4j.packet.namednumber.DataLinkType;
 
 /**
- * One libpcap handle on one interface and the thread that reads it. The thread only copies: it stamps each
- * packet, appends it to the {@code --write} file and hands it to the analysis thread through
- * {@link LiveCapture}'s bounded queue. When the queue is full it waits, the kernel buffer fills, and the
- * kernel's drop counter says so: back-pressure ends in a number the user sees, never in a silent loss.
+ * One libpcap handle on one interface and the thread that reads it. The thread only hands over: it stamps
+ * each packet (pcap4j has already copied its bytes out of libpcap's ring), gives it to the
+ * {@code --write} file's {@link PcapWriterThread} and to the analysis thread through {@link LiveCapture}'s
+ * bounded queue. When a queue is full it waits, the kernel buffer fills, and the kernel's drop counter
+ * says so: back-pressure ends in a number the user sees, never in a silent loss, and the file and the
+ * analysis always miss the same packets.
  */
 final class InterfaceCapture implements PacketSource {
     /** libpcap's read timeout: how often a blocked read looks at the break flag, worst case. */
