@@ -333,7 +333,9 @@ public final class Analysis {
                 errors.accept(e.oneLine());
                 frame = null;
             }
-            summary.read = source.stats();
+            if (frame == null) {
+                summary.read = source.stats();
+            }
             return frame;
         }
 
