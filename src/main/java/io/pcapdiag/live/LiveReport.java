@@ -2,6 +2,7 @@ package io.pcapdiag.live;
 
 import io.pcapdiag.analysis.Result;
 import io.pcapdiag.report.Evidence;
+import io.pcapdiag.report.JsonReport;
 import io.pcapdiag.report.JsonLines;
 import io.pcapdiag.report.TextReport;
 import io.pcapdiag.rules.Finding;
@@ -84,7 +85,7 @@ public final class LiveReport {
         if (format == Format.jsonl) {
             Map<String, Object> head = head(nowNanos);
             head.put("since", Evidence.time(sinceNanos));
-            head.put("attempts", outcomeMap(outcomes));
+            head.put("attempts", JsonReport.outcomes(outcomes));
             head.put("findings", patternCounts(findings));
             head.put("interfaces", interfaces);
             out.println(JsonLines.line("summary", head, null));
@@ -172,18 +173,6 @@ public final class LiveReport {
             head.put("node", node);
         }
         return head;
-    }
-
-    static Map<String, Long> outcomeMap(Map<Outcome, Long> m) {
-        Map<String, Long> out = new LinkedHashMap<>();
-        long total = 0;
-        for (Outcome o : Outcome.values()) {
-            long n = m.getOrDefault(o, 0L);
-            out.put(o.id(), n);
-            total += n;
-        }
-        out.put("total", total);
-        return out;
     }
 
     /** Findings per pattern id, in the pattern table's order, patterns without findings left out. */

@@ -107,7 +107,8 @@ public final class JsonReport {
                 new ExplanationDto(x.happened(), x.observations(), x.remedies()));
     }
 
-    private static Map<String, Long> outcomes(Map<Outcome, Long> m) {
+    /** Attempts by outcome id, in the outcomes' order, and their total: the {@code attempts} object. */
+    public static Map<String, Long> outcomes(Map<Outcome, Long> m) {
         Map<String, Long> out = new LinkedHashMap<>();
         long total = 0;
         for (Outcome o : Outcome.values()) {
