@@ -61,29 +61,25 @@ final class PcapReader extends AbstractFileSource {
         return linkType;
     }
 
+    // The per-record path is kept small, its rare branches in methods of their own: C1, which compiles
+    // this for short runs, then inlines it into the read loop.
     @Override
     public Frame next() throws CaptureException {
         try {
             while (true) {
                 long start = in.offset();
-                if (!in.ensure(recordHeader)) {
-                    if (in.available() == 0) {
-                        return null;
-                    }
-                    throw cutOff(start, "record header", recordHeader);
+                if (in.available() < recordHeader && !in.ensure(recordHeader)) {
+                    return endOrCutHeader(start);
                 }
                 byte[] b = in.buf;
                 int p = in.pos;
-                long sec = Bytes.u32(b, p, bigEndian);
-                long frac = Bytes.u32(b, p + 4, bigEndian);
                 long capLen = Bytes.u32(b, p + 8, bigEndian);
-                long origLen = Bytes.u32(b, p + 12, bigEndian);
                 if (capLen > maxRecord) {
-                    resync(start, "record length " + capLen + " exceeds the maximum " + maxRecord);
+                    badLength(start, capLen);
                     continue;
                 }
                 int len = (int) capLen;
-                if (!in.ensure(recordHeader + len)) {
+                if (in.available() < recordHeader + len && !in.ensure(recordHeader + len)) {
                     throw cutOff(start, "record of " + len + " bytes", recordHeader + len);
                 }
                 b = in.buf;
@@ -91,20 +87,16 @@ final class PcapReader extends AbstractFileSource {
                 in.pos += recordHeader + len;
                 stats.frames++;
                 if (snaplen > 0 && len > snaplen) {
-                    // libpcap delivers at most snaplen bytes of such a record; do the same so that both readers agree.
-                    if (!snaplenWarned) {
-                        snaplenWarned = true;
-                        problem(start, "record length " + len + " exceeds the file's snaplen " + snaplen
-                                + "; truncated to the snaplen as libpcap does");
-                    }
-                    len = snaplen;
+                    len = overSnaplen(start, len);
                 }
+                long sec = Bytes.u32(b, p, bigEndian);
+                long frac = Bytes.u32(b, p + 4, bigEndian);
                 lastSeconds = sec;
                 frame.nanos = sec * 1_000_000_000L + (nanos ? frac : frac * 1000L);
                 frame.data = b;
                 frame.offset = p + recordHeader;
                 frame.capLen = len;
-                frame.origLen = (int) Math.min(Integer.MAX_VALUE, origLen);
+                frame.origLen = (int) Math.min(Integer.MAX_VALUE, Bytes.u32(b, p + 12, bigEndian));
                 frame.number = stats.frames;
                 frame.fileOffset = start;
                 return frame;
@@ -112,6 +104,28 @@ final class PcapReader extends AbstractFileSource {
         } catch (IOException e) {
             throw io(e);
         }
+    }
+
+    /** The end of the file, or a record header cut off by it. */
+    private Frame endOrCutHeader(long start) throws IOException, CaptureException {
+        if (in.available() == 0) {
+            return null;
+        }
+        throw cutOff(start, "record header", recordHeader);
+    }
+
+    private void badLength(long start, long capLen) throws IOException, CaptureException {
+        resync(start, "record length " + capLen + " exceeds the maximum " + maxRecord);
+    }
+
+    /** libpcap delivers at most snaplen bytes of such a record; do the same so that both readers agree. */
+    private int overSnaplen(long start, int len) {
+        if (!snaplenWarned) {
+            snaplenWarned = true;
+            problem(start, "record length " + len + " exceeds the file's snaplen " + snaplen
+                    + "; truncated to the snaplen as libpcap does");
+        }
+        return snaplen;
     }
 
     /**
