@@ -61,6 +61,8 @@ public final class Analysis {
     private volatile long progressBytes;
     private volatile long totalBytes = -1;
     private long packetsRead;
+    /** Pipelined reads: the latest capture time read so far (the first stage's clock). */
+    private long readClock;
     /** Offline reading on two threads (decode, track) where there is more than one core. */
     private boolean pipelined = Runtime.getRuntime().availableProcessors() > 1;
 
@@ -184,39 +186,47 @@ public final class Analysis {
             total = size < 0 || total < 0 ? -1 : total + size;
         }
         totalBytes = total;
-        if (!pipelined) {
-            forEachFrame(open, errors, this::feed);
-            return;
+        // Two stages where there are two cores: this thread reads, counts and decodes what the prefilter
+        // lets through; the tracker runs on the other core. Each packet handed over carries the capture
+        // time of everything read before it (plain segments included), and the tracker advances to it
+        // first, so attempts are decided at the same points as in feed(): the findings are identical.
+        TrackingThread stage = pipelined ? new TrackingThread(tracker) : null;
+        readClock = Long.MIN_VALUE;
+        forEachFrame(open, errors, stage);
+        if (stage != null) {
+            stage.finish(readClock);
         }
-        // Two stages: this thread reads, counts and decodes what the prefilter lets through; the tracker
-        // runs on the other core. Each packet handed over carries the capture time of everything read
-        // before it (plain segments included), and the tracker advances to it first, so attempts are
-        // decided at the same points as in feed(): the findings are identical.
-        TrackingThread stage = new TrackingThread(tracker);
-        long[] clock = {Long.MIN_VALUE};
-        forEachFrame(open, errors, (f, s) -> {
-            if (!countedAsPlain(f, s)) {
-                TrackingThread.Slot slot = stage.slot();
-                PacketView.Kind kind = decoder.decode(f, slot.view);
-                count(kind, slot.view, s);
-                if (kind == PacketView.Kind.TCP || kind == PacketView.Kind.ICMP_ERROR) {
-                    stage.commit(f, clock[0]);
-                }
-            }
-            if (f.nanos > clock[0]) {
-                clock[0] = f.nanos;
-            }
-        });
-        stage.finish(clock[0]);
     }
 
-    /** Delivers every frame of the open captures, merged in time order, and closes them. */
-    private void forEachFrame(List<Open> open, Consumer<String> errors, java.util.function.BiConsumer<Frame, CaptureSummary> sink) {
+    /** One frame of an offline read: {@link #feed}, or the first stage's half of it when pipelined. */
+    private void accept(Frame f, CaptureSummary s, TrackingThread stage) {
+        if (stage == null) {
+            feed(f, s);
+            return;
+        }
+        if (!countedAsPlain(f, s)) {
+            TrackingThread.Slot slot = stage.slot();
+            PacketView.Kind kind = decoder.decode(f, slot.view);
+            count(kind, slot.view, s);
+            if (kind == PacketView.Kind.TCP || kind == PacketView.Kind.ICMP_ERROR) {
+                stage.commit(f, readClock);
+            }
+        }
+        if (f.nanos > readClock) {
+            readClock = f.nanos;
+        }
+    }
+
+    /**
+     * Delivers every frame of the open captures, merged in time order, to {@link #accept}, and closes
+     * them. Direct calls rather than a callback: C1, which compiles short runs, inlines no interface call.
+     */
+    private void forEachFrame(List<Open> open, Consumer<String> errors, TrackingThread stage) {
         if (open.size() == 1) {
             Open o = open.get(0);
             try {
                 for (Frame f = o.next(errors); f != null; f = o.next(errors)) {
-                    sink.accept(f, o.summary);
+                    accept(f, o.summary, stage);
                     progress(open);
                 }
             } finally {
@@ -235,7 +245,7 @@ public final class Analysis {
         }
         while (!heads.isEmpty()) {
             Open o = heads.poll();
-            sink.accept(o.frame, o.summary);
+            accept(o.frame, o.summary, stage);
             progress(open);
             if (o.advance(errors)) {
                 heads.add(o);
@@ -245,13 +255,17 @@ public final class Analysis {
 
     private void progress(List<Open> open) {
         if ((++packetsRead & 0xfff) == 0) {
-            long bytes = 0;
-            for (Open o : open) {
-                bytes += o.source.stats().bytes;
-            }
-            progressBytes = bytes;
-            progressPackets = packetsRead;
+            publishProgress(open);
         }
+    }
+
+    private void publishProgress(List<Open> open) {
+        long bytes = 0;
+        for (Open o : open) {
+            bytes += o.source.stats().bytes;
+        }
+        progressBytes = bytes;
+        progressPackets = packetsRead;
     }
 
     /** Packets read so far (refreshed every 4096), for a progress display on another thread. */
