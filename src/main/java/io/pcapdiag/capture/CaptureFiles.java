@@ -38,7 +38,7 @@ public final class CaptureFiles {
             try {
                 FileChannel fc = FileChannel.open(path, StandardOpenOption.READ);
                 size = fc.size();
-                channel = Files.isRegularFile(path) ? new MappedFileChannel(fc) : fc;
+                channel = fc;
             } catch (NoSuchFileException e) {
                 throw new CaptureException(name, -1, "no such file");
             } catch (AccessDeniedException e) {
