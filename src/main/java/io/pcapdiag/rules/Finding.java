@@ -21,7 +21,6 @@ public final class Finding {
     private long attempts;
     private long retransmissions;
     private long clientResets;
-    private long natCopies;
     /** Unanswered findings: ICMP errors to the client that could not be paired because their quote was cut. */
     long cutQuotes;
     private long firstNanos = Long.MAX_VALUE;
@@ -43,9 +42,6 @@ public final class Finding {
         retransmissions += a.retransmissions();
         if (a.clientReset() != null) {
             clientResets++;
-        }
-        if (a.natCopy() != null) {
-            natCopies++;
         }
         firstNanos = Math.min(firstNanos, a.synNanos());
         lastNanos = Math.max(lastNanos, a.synNanos());
@@ -106,11 +102,6 @@ public final class Finding {
     /** Attempts in which the client reset the SYN-ACK it got. */
     public long clientResets() {
         return clientResets;
-    }
-
-    /** Attempts whose SYN was also seen after DNAT. */
-    public long natCopies() {
-        return natCopies;
     }
 
     /** ICMP errors sent to the client that the capture cut too short to pair with a SYN (unanswered findings). */

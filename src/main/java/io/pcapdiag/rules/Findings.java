@@ -129,12 +129,8 @@ public final class Findings implements AttemptSink {
         return m;
     }
 
-    public int groups() {
-        return groups.size();
-    }
-
     @Override
     public String toString() {
-        return Objects.toString(groups.size()) + " finding groups";
+        return groups.size() + " finding groups";
     }
 }

@@ -41,7 +41,6 @@ public final class Attempt {
     /** The first DNAT'ed copy of the SYN (same client, port and ISN, other destination), if seen. */
     Sighting natCopy;
     boolean answeredByTarget;
-    long answeredNanos;
     Sighting otherSynAck;
     Sighting reset;
     Sighting icmp;

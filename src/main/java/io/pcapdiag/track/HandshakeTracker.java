@@ -130,10 +130,7 @@ public final class HandshakeTracker {
             return;
         }
         if (a.isTarget(v.srcHi, v.srcLo, v.srcPort)) {
-            if (!a.answeredByTarget) {
-                a.answeredByTarget = true;
-                a.answeredNanos = f.nanos;
-            }
+            a.answeredByTarget = true;
         } else if (a.otherSynAck == null) {
             a.otherSynAck = new Sighting(f, v);
         }
