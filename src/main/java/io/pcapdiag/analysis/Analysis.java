@@ -109,6 +109,14 @@ public final class Analysis {
         tracker.observe(f, view);
     }
 
+    /**
+     * Capture time moved on without a packet (live capture in silence): the tracker decides the attempts
+     * whose time is up, as a packet stamped {@code nanos} would have made it.
+     */
+    public void advanceClock(long nanos) {
+        tracker.advanceClock(nanos);
+    }
+
     /** Counts the frame; true when the prefilter shows it is a plain segment the tracker need not see. */
     private static boolean countedAsPlain(Frame f, CaptureSummary s) {
         s.packets++;

@@ -3,7 +3,6 @@ package io.pcapdiag.live;
 import io.pcapdiag.analysis.Analysis;
 import io.pcapdiag.analysis.CaptureSummary;
 import io.pcapdiag.analysis.Result;
-import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.rules.Finding;
@@ -30,8 +29,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Time: the tracker's clock is capture time, which only moves with packets. Offline, the last packet
  * ends the capture; live, silence is information: an unanswered SYN is decided seconds after it even when
  * nothing else arrives. So when packets stop coming, the session moves the tracker's clock ({@link #tick})
- * with an empty ARP frame on a capture of its own, which reports never show, up to the time every
- * interface is known to be complete. Only then: the tracker's decisions depend on the steps its clock
+ * up to the time every interface is known to be complete. Only then: the tracker's decisions depend on the steps its clock
  * takes, and while packets flow, their own timestamps are the steps an offline read takes too.
  */
 final class LiveAnalysis {
@@ -43,9 +41,6 @@ final class LiveAnalysis {
     private final LiveMetrics metrics;
     private final Reorder reorder = new Reorder();
     private final Frame frame = new Frame();
-    private final Capture clock = new Capture(0, "(clock)");
-    private final CaptureSummary clockSummary;
-    private final Frame tickFrame = new Frame();
     private final Map<PacketSource, Tally> tallies = new LinkedHashMap<>();
     private final IdentityHashMap<Finding, Pattern> reported = new IdentityHashMap<>();
     private final Map<Integer, String> ifNames = new HashMap<>();
@@ -69,17 +64,10 @@ final class LiveAnalysis {
         this.analysis = new Analysis(options);
         this.report = report;
         this.metrics = metrics;
-        this.clockSummary = analysis.register(clock);
-        tickFrame.linkType = LinkTypes.ETHERNET;
-        // Ethernet, zero MACs, ethertype ARP, no body: decoded as "other", never an anomaly.
-        tickFrame.data = new byte[] {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x08, 0x06};
-        tickFrame.capLen = 14;
-        tickFrame.origLen = 14;
-        tickFrame.capture = clock;
         analysis.onDecided(this::decided);
     }
 
-    /** A new source; its packets may be added from now on. Capture indexes start at 1 (0 is the clock). */
+    /** A new source; its packets may be added from now on. */
     void register(PacketSource s) {
         tallies.put(s, new Tally(analysis.register(s.capture())));
         metrics.interfaceOpened(s.device());
@@ -154,9 +142,7 @@ final class LiveAnalysis {
             return;
         }
         lastTick = nanos;
-        tickFrame.nanos = nanos;
-        tickFrame.number++;
-        analysis.feed(tickFrame, clockSummary);
+        analysis.advanceClock(nanos);
     }
 
     private void decided(Attempt a) {
@@ -235,7 +221,7 @@ final class LiveAnalysis {
         stream(end, true);
         poll();
         // Without per-capture summaries: reports would call a live capture "not analysed" (it was never
-        // opened as a file), and the clock's capture is no input at all.
+        // opened as a file).
         return new Result(List.of(), r.findings(), r.overflow(), r.outcomes(), r.tracker());
     }
 

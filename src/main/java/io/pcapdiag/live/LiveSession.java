@@ -53,7 +53,7 @@ public final class LiveSession {
         this.warn = warn;
         this.wallNanos = () -> System.currentTimeMillis() * 1_000_000L;
         this.live = new LiveAnalysis(options, report, metrics);
-        this.capture = new LiveCapture(settings, 1, warn, LiveCapture::allDevices);
+        this.capture = new LiveCapture(settings, 0, warn, LiveCapture::allDevices);
         this.metrics = metrics;
     }
 
