@@ -8,16 +8,16 @@ import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Entry point: {@code pcapdiag analyze ...}. */
+/** Entry point: {@code pcapdiag analyze ...} and {@code pcapdiag live ...}. */
 @Command(name = "pcapdiag", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Node-level packet-capture analyzer for Kubernetes: pairs every TCP SYN with what answered it "
                 + "and names what Kubernetes service networking did wrong.",
         subcommands = {AnalyzeCommand.class, LiveCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
-            "0:analysed; no finding at or above --fail-on",
+            "0:analysed (or captured); no finding at or above --fail-on",
             "1:findings at or above --fail-on SEVERITY",
             "2:usage error",
-            "3:no input could be read",
+            "3:no input could be read (analyze) or no interface captured (live)",
             "4:internal error (a bug: rerun with -v and report the stack trace)"})
 public final class Main implements Runnable {
     @CommandLine.Spec
