@@ -299,6 +299,11 @@ public final class Analysis {
 
     /** The findings so far (live mode reports these periodically without ending the capture). */
     public Result result() {
+        // Addresses whose SYNs were seen DNAT'ed: one set, so each unanswered group is one lookup.
+        Set<Endpoint> natAddresses = new HashSet<>();
+        for (Endpoint t : tracker.natTargets()) {
+            natAddresses.add(t.withoutPort());
+        }
         Rules.Context context = new Rules.Context() {
             @Override
             public boolean answersOthers(Endpoint target, Endpoint client) {
@@ -308,8 +313,7 @@ public final class Analysis {
             @Override
             public boolean isVip(Endpoint address) {
                 Endpoint a = address.withoutPort();
-                return vips.contains(a) || rejectingVips.contains(a)
-                        || tracker.natTargets().stream().anyMatch(t -> t.sameAddress(a));
+                return vips.contains(a) || rejectingVips.contains(a) || natAddresses.contains(a);
             }
 
             @Override
