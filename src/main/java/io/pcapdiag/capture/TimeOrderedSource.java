@@ -9,22 +9,21 @@ import java.util.function.Consumer;
  * with several interfaces in per-interface bursts, so a SYN captured on eth0 can follow, in the file,
  * its DNAT'ed copy captured later on cni0; the tracker needs the order in which things happened.
  * Frames are copied into the window (up to {@link #WINDOW_BYTES}); when it is full the earliest leaves.
- * Ties keep file order.
+ * The order is {@link TimeOrder}'s: within one capture, ties keep file order.
  */
 public final class TimeOrderedSource implements FrameSource {
     /** Bytes of frames held at once: whole captures of the size one debugs by hand are fully sorted. */
     static final long WINDOW_BYTES = 32L << 20;
 
-    private record Held(long seq, long nanos, int linkType, byte[] data, int origLen, long number, long fileOffset,
+    private record Held(long nanos, int linkType, byte[] data, int origLen, long number, long fileOffset,
                         Capture capture, String interfaceName) {
     }
 
     private final FrameSource inner;
     private final PriorityQueue<Held> window = new PriorityQueue<>((a, b) ->
-            a.nanos != b.nanos ? Long.compare(a.nanos, b.nanos) : Long.compare(a.seq, b.seq));
+            TimeOrder.compare(a.nanos, a.capture.index(), a.number, b.nanos, b.capture.index(), b.number));
     private final Frame out = new Frame();
     private long held;
-    private long seq;
     private boolean innerDone;
     private CaptureException pending;
 
@@ -48,7 +47,7 @@ public final class TimeOrderedSource implements FrameSource {
             }
             byte[] copy = new byte[f.capLen];
             System.arraycopy(f.data, f.offset, copy, 0, f.capLen);
-            window.add(new Held(seq++, f.nanos, f.linkType, copy, f.origLen, f.number, f.fileOffset, f.capture,
+            window.add(new Held(f.nanos, f.linkType, copy, f.origLen, f.number, f.fileOffset, f.capture,
                     f.interfaceName));
             held += copy.length + 64;
         }
