@@ -3,47 +3,51 @@ package io.pcapdiag.analysis;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.Frame;
-import io.pcapdiag.capture.FrameSource;
-import io.pcapdiag.capture.TimeOrderedSource;
+import io.pcapdiag.capture.MergedSource;
+import io.pcapdiag.capture.ReadStats;
+import io.pcapdiag.context.CaptureFacts;
+import io.pcapdiag.context.Context;
 import io.pcapdiag.decode.Decoder;
 import io.pcapdiag.decode.PacketView;
-import io.pcapdiag.decode.Prefilter;
 import io.pcapdiag.rules.Findings;
-import io.pcapdiag.rules.Rules;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Endpoint;
 import io.pcapdiag.track.HandshakeTracker;
 import io.pcapdiag.track.Outcome;
-import java.io.IOException;
+import io.pcapdiag.track.TrackerSink;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * One analysis: frames in, a {@link Result} out. Offline it reads captures merged by timestamp; live
- * capture feeds frames through {@link #feed} and asks for results whenever it reports.
+ * One analysis, the pipeline of DESIGN.md wired together: frames are counted and decoded, the tracker
+ * pairs SYNs with answers, each decided attempt goes to the findings and teaches the capture's context,
+ * and {@link #result} groups the findings with what the context knows. Offline it reads captures merged
+ * in time order ({@link #read}); live capture feeds frames ({@link #feed}) and asks for results whenever
+ * it reports.
  */
 public final class Analysis {
     /**
-     * Bounds and context.
+     * Bounds and what is known beyond the packets.
      *
      * @param maxOpen     attempts the tracker holds at once before evicting the oldest
      * @param maxFindings finding groups kept; attempts past it are counted per pattern
-     * @param vips        addresses known to be LoadBalancer ingress IPs ({@code --lb-ip})
+     * @param context     sources of context besides the capture itself ({@code --lb-ip}, ...), asked in this order
      */
-    public record Options(int maxOpen, int maxFindings, Set<Endpoint> vips) {
+    public record Options(int maxOpen, int maxFindings, List<Context> context) {
         /** 256 Ki attempts within 3 s of capture is a SYN flood; the bound keeps it to about 50 MB. */
         public static final int DEFAULT_MAX_OPEN = 1 << 18;
         /** Distinct findings held; a flood from random sources would otherwise make one per source. */
         public static final int DEFAULT_MAX_FINDINGS = 50_000;
 
+        public Options {
+            context = List.copyOf(context);
+        }
+
         public static Options defaults() {
-            return new Options(DEFAULT_MAX_OPEN, DEFAULT_MAX_FINDINGS, Set.of());
+            return new Options(DEFAULT_MAX_OPEN, DEFAULT_MAX_FINDINGS, List.of());
         }
     }
 
@@ -51,25 +55,33 @@ public final class Analysis {
     private final PacketView view = new PacketView();
     private final Findings findings;
     private final HandshakeTracker tracker;
-    private final Set<Endpoint> vips;
-    private final Set<Endpoint> rejectingVips = new HashSet<>();
+    private final List<Context> extraContext;
     private final List<CaptureSummary> summaries = new ArrayList<>();
     private final long[] outcomes = new long[Outcome.values().length];
+    private final CaptureFacts captureFacts = new CaptureFacts();
     private Consumer<Attempt> decidedListener = a -> { };
+    private Consumer<String> problems = line -> { };
     /** Progress for another thread to show: packets and bytes read so far, refreshed every few thousand frames. */
     private volatile long progressPackets;
     private volatile long progressBytes;
     private volatile long totalBytes = -1;
-    private long packetsRead;
-    /** Pipelined reads: the latest capture time read so far (the first stage's clock). */
-    private long readClock;
     /** Offline reading on two threads (decode, track) where there is more than one core. */
     private boolean pipelined = Runtime.getRuntime().availableProcessors() > 1;
 
     public Analysis(Options options) {
         this.findings = new Findings(options.maxFindings());
-        this.tracker = new HandshakeTracker(this::decided, options.maxOpen());
-        this.vips = Set.copyOf(options.vips());
+        this.tracker = new HandshakeTracker(new TrackerSink() {
+            @Override
+            public void decided(Attempt a) {
+                Analysis.this.decided(a);
+            }
+
+            @Override
+            public void unpairedIcmp(Endpoint destination) {
+                captureFacts.unpairedIcmp(destination);
+            }
+        }, options.maxOpen());
+        this.extraContext = options.context();
     }
 
     /**
@@ -85,13 +97,15 @@ public final class Analysis {
         this.decidedListener = listener;
     }
 
-    /** Registers an input; frames must carry this capture. Returns its summary to fill. */
+    /** Registers an input; frames must carry this capture. Returns its summary, which the analysis fills. */
     public CaptureSummary register(Capture capture) {
         while (summaries.size() <= capture.index()) {
             summaries.add(null);
         }
         CaptureSummary s = new CaptureSummary(capture);
         summaries.set(capture.index(), s);
+        // Several inputs: a sentence citing a packet names its capture.
+        captureFacts.citeCaptures(summaries.size() > 1);
         return s;
     }
 
@@ -101,12 +115,30 @@ public final class Analysis {
 
     /** Decodes one frame and feeds the tracker. The frame's bytes are not kept. */
     public void feed(Frame f, CaptureSummary s) {
-        if (countedAsPlain(f, s)) {
+        if (s.countPlain(f)) {
             tracker.advanceClock(f.nanos);
             return;
         }
-        count(decoder.decode(f, view), view, s);
+        s.count(decode(f, view, s), view);
         tracker.observe(f, view);
+    }
+
+    /**
+     * Decodes {@code f} into {@code v}. An unexpected failure on one packet costs that packet, not the
+     * report: it is counted as malformed, said in one line with the capture and the offset, and the
+     * analysis goes on (as gopacket's DecodeFailure layer does).
+     */
+    private PacketView.Kind decode(Frame f, PacketView v, CaptureSummary s) {
+        try {
+            return decoder.decode(f, v);
+        } catch (RuntimeException e) {
+            v.reset();
+            v.kind = PacketView.Kind.UNDECODABLE;
+            s.decoderFailure(f);
+            problems.accept(f.capture.name() + ": offset " + f.fileOffset + ": frame " + f.number
+                    + " could not be decoded (" + e + "); counted as malformed");
+            return v.kind;
+        }
     }
 
     /**
@@ -117,163 +149,86 @@ public final class Analysis {
         tracker.advanceClock(nanos);
     }
 
-    /** Counts the frame; true when the prefilter shows it is a plain segment the tracker need not see. */
-    private static boolean countedAsPlain(Frame f, CaptureSummary s) {
-        s.packets++;
-        if (f.nanos < s.firstNanos) {
-            s.firstNanos = f.nanos;
-        }
-        if (f.nanos > s.lastNanos) {
-            s.lastNanos = f.nanos;
-        }
-        if (f.linkType != s.lastLinkType) {
-            s.lastLinkType = f.linkType;
-            s.linkTypes.add(f.linkType);
-        }
-        if (Prefilter.plainSegment(f)) {
-            s.tcp++;
-            return true;
-        }
-        return false;
-    }
-
-    private static void count(PacketView.Kind kind, PacketView v, CaptureSummary s) {
-        switch (kind) {
-            case TCP -> s.tcp++;
-            case ICMP_ERROR -> s.icmpErrors++;
-            case OTHER -> s.other++;
-            case UNDECODABLE -> { }
-        }
-        if (v.weird != null) {
-            if (v.truncated) {
-                s.truncated++;
-            } else {
-                s.malformed++;
-            }
-            s.weirds.merge(v.weird, 1L, Long::sum);
-        }
-    }
-
     private void decided(Attempt a) {
         outcomes[a.outcome().ordinal()]++;
         summaries.get(a.synCapture().index()).outcomes[a.outcome().ordinal()]++;
         findings.decided(a);
-        if (a.outcome() == Outcome.REJECTED && a.icmp().source().sameAddress(a.target())) {
-            rejectingVips.add(a.target().withoutPort());
-        }
+        captureFacts.decided(a);
         decidedListener.accept(a);
     }
 
     /**
-     * Reads every capture, merged in timestamp order, reporting problems through {@code errors} as one
-     * line each; a capture that fails does not stop the others.
+     * Reads every capture, merged in time order, reporting problems through {@code errors} as one line
+     * each; a capture that fails does not stop the others.
      */
     public void read(List<Capture> captures, Reader reader, Consumer<String> errors) {
-        List<Open> open = new ArrayList<>();
+        problems = errors;
         for (Capture c : captures) {
-            CaptureSummary s = register(c);
-            try {
-                FrameSource src = reader.open(c);
-                if (src.interleavesInterfaces()) {
-                    src = new TimeOrderedSource(src);
-                }
-                s.opened = true;
-                src.onProblem(e -> {
-                    s.errors.add(e.oneLine());
-                    errors.accept(e.oneLine());
-                });
-                open.add(new Open(src, s));
-            } catch (CaptureException e) {
-                s.errors.add(e.oneLine());
+            register(c);
+        }
+        MergedSource merged = new MergedSource(captures, reader::open, new MergedSource.Listener() {
+            @Override
+            public void opened(Capture capture) {
+                summary(capture).opened = true;
+            }
+
+            @Override
+            public void problem(Capture capture, CaptureException e) {
+                summary(capture).errors.add(e.oneLine());
                 errors.accept(e.oneLine());
             }
-        }
-        long total = 0;
-        for (Open o : open) {
-            long size = o.source.stats().sizeHint;
-            total = size < 0 || total < 0 ? -1 : total + size;
-        }
-        totalBytes = total;
+
+            @Override
+            public void ended(Capture capture, ReadStats stats) {
+                summary(capture).read = stats;
+            }
+        });
+        totalBytes = merged.totalBytes();
         // Two stages where there are two cores: this thread reads, counts and decodes what the prefilter
         // lets through; the tracker runs on the other core. Each packet handed over carries the capture
         // time of everything read before it (plain segments included), and the tracker advances to it
         // first, so attempts are decided at the same points as in feed(): the findings are identical.
-        TrackingThread stage = pipelined ? new TrackingThread(tracker) : null;
-        readClock = Long.MIN_VALUE;
-        forEachFrame(open, errors, stage);
-        if (stage != null) {
-            stage.finish(readClock);
-        }
-    }
-
-    /** One frame of an offline read: {@link #feed}, or the first stage's half of it when pipelined. */
-    private void accept(Frame f, CaptureSummary s, TrackingThread stage) {
-        if (stage == null) {
-            feed(f, s);
-            return;
-        }
-        if (!countedAsPlain(f, s)) {
-            TrackingThread.Slot slot = stage.slot();
-            PacketView.Kind kind = decoder.decode(f, slot.view);
-            count(kind, slot.view, s);
-            if (kind == PacketView.Kind.TCP || kind == PacketView.Kind.ICMP_ERROR) {
-                stage.commit(f, readClock);
-            }
-        }
-        if (f.nanos > readClock) {
-            readClock = f.nanos;
-        }
-    }
-
-    /**
-     * Delivers every frame of the open captures, merged in time order, to {@link #accept}, and closes
-     * them. Direct calls rather than a callback: C1, which compiles short runs, inlines no interface call.
-     */
-    private void forEachFrame(List<Open> open, Consumer<String> errors, TrackingThread stage) {
-        if (open.size() == 1) {
-            Open o = open.get(0);
-            try {
-                for (Frame f = o.next(errors); f != null; f = o.next(errors)) {
-                    accept(f, o.summary, stage);
-                    progress(open);
+        if (pipelined) {
+            readPipelined(merged);
+        } else {
+            long n = 0;
+            for (Frame f = merged.next(); f != null; f = merged.next()) {
+                feed(f, summaries.get(f.capture.index()));
+                if ((++n & 0xfff) == 0) {
+                    publishProgress(n, merged);
                 }
-            } finally {
-                o.close();
-            }
-            return;
-        }
-        // Time order; on equal timestamps the capture named first goes first, so the merge is deterministic.
-        PriorityQueue<Open> heads = new PriorityQueue<>((x, y) -> x.frame.nanos != y.frame.nanos
-                ? Long.compare(x.frame.nanos, y.frame.nanos)
-                : Integer.compare(x.summary.capture().index(), y.summary.capture().index()));
-        for (Open o : open) {
-            if (o.advance(errors)) {
-                heads.add(o);
-            }
-        }
-        while (!heads.isEmpty()) {
-            Open o = heads.poll();
-            accept(o.frame, o.summary, stage);
-            progress(open);
-            if (o.advance(errors)) {
-                heads.add(o);
             }
         }
     }
 
-    private void progress(List<Open> open) {
-        if ((++packetsRead & 0xfff) == 0) {
-            publishProgress(open);
+    /** {@link #read}'s loop with the tracker on a second thread: direct calls, no callback (C1 inlines no interface call). */
+    private void readPipelined(MergedSource merged) {
+        TrackingThread stage = new TrackingThread(tracker);
+        long readClock = Long.MIN_VALUE;
+        long n = 0;
+        for (Frame f = merged.next(); f != null; f = merged.next()) {
+            CaptureSummary s = summaries.get(f.capture.index());
+            if (!s.countPlain(f)) {
+                TrackingThread.Slot slot = stage.slot();
+                PacketView.Kind kind = decode(f, slot.view, s);
+                s.count(kind, slot.view);
+                if (kind == PacketView.Kind.TCP || kind == PacketView.Kind.ICMP_ERROR) {
+                    stage.commit(f, readClock);
+                }
+            }
+            if (f.nanos > readClock) {
+                readClock = f.nanos;
+            }
+            if ((++n & 0xfff) == 0) {
+                publishProgress(n, merged);
+            }
         }
+        stage.finish(readClock);
     }
 
-    private void publishProgress(List<Open> open) {
-        long bytes = 0;
-        for (Open o : open) {
-            bytes += o.source.stats().bytes;
-        }
-        progressBytes = bytes;
-        progressPackets = packetsRead;
+    private void publishProgress(long packets, MergedSource merged) {
+        progressBytes = merged.bytesRead();
+        progressPackets = packets;
     }
 
     /** Packets read so far (refreshed every 4096), for a progress display on another thread. */
@@ -299,28 +254,10 @@ public final class Analysis {
 
     /** The findings so far (live mode reports these periodically without ending the capture). */
     public Result result() {
-        // Addresses whose SYNs were seen DNAT'ed: one set, so each unanswered group is one lookup.
-        Set<Endpoint> natAddresses = new HashSet<>();
-        for (Endpoint t : tracker.natTargets()) {
-            natAddresses.add(t.withoutPort());
-        }
-        Rules.Context context = new Rules.Context() {
-            @Override
-            public boolean answersOthers(Endpoint target, Endpoint client) {
-                return findings.answersOthers(target, client);
-            }
-
-            @Override
-            public boolean isVip(Endpoint address) {
-                Endpoint a = address.withoutPort();
-                return vips.contains(a) || rejectingVips.contains(a) || natAddresses.contains(a);
-            }
-
-            @Override
-            public long cutQuotesTo(Endpoint client) {
-                return tracker.cutQuotes().getOrDefault(client.withoutPort(), 0L);
-            }
-        };
+        List<Context> sources = new ArrayList<>();
+        sources.add(captureFacts);
+        sources.addAll(extraContext);
+        Context context = Context.of(sources);
         List<CaptureSummary> caps = new ArrayList<>();
         for (CaptureSummary s : summaries) {
             if (s != null) {
@@ -329,7 +266,12 @@ public final class Analysis {
         }
         return new Result(caps, findings.results(context), findings.overflow(), counts(outcomes),
                 new Result.TrackerStats(tracker.attempts(), tracker.evicted(), tracker.peakOpen(), tracker.maxOpen(),
-                        tracker.unmatchedAnswers()));
+                        tracker.unmatchedAnswers()), context, caps.size() > 1);
+    }
+
+    /** Attempts decided so far, by outcome. */
+    public Map<Outcome, Long> outcomes() {
+        return counts(outcomes);
     }
 
     static Map<Outcome, Long> counts(long[] byOrdinal) {
@@ -338,48 +280,5 @@ public final class Analysis {
             m.put(o, byOrdinal[o.ordinal()]);
         }
         return m;
-    }
-
-    /** An open source and its current frame. */
-    private static final class Open {
-        final FrameSource source;
-        final CaptureSummary summary;
-        Frame frame;
-
-        Open(FrameSource source, CaptureSummary summary) {
-            this.source = source;
-            this.summary = summary;
-        }
-
-        Frame next(Consumer<String> errors) {
-            try {
-                frame = source.next();
-            } catch (CaptureException e) {
-                summary.errors.add(e.oneLine());
-                errors.accept(e.oneLine());
-                frame = null;
-            }
-            if (frame == null) {
-                summary.read = source.stats();
-            }
-            return frame;
-        }
-
-        boolean advance(Consumer<String> errors) {
-            if (next(errors) == null) {
-                close();
-                return false;
-            }
-            return true;
-        }
-
-        void close() {
-            summary.read = source.stats();
-            try {
-                source.close();
-            } catch (IOException ignored) {
-                // Everything was read; a failing close loses nothing.
-            }
-        }
     }
 }

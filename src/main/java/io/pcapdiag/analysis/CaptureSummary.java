@@ -1,7 +1,10 @@
 package io.pcapdiag.analysis;
 
 import io.pcapdiag.capture.Capture;
+import io.pcapdiag.capture.Frame;
 import io.pcapdiag.capture.ReadStats;
+import io.pcapdiag.decode.PacketView;
+import io.pcapdiag.decode.Prefilter;
 import io.pcapdiag.track.Outcome;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +31,55 @@ public final class CaptureSummary {
     boolean opened;
     ReadStats read = new ReadStats();
 
+    /** The anomaly counted when the decoder itself failed on a packet (a bug, contained to that packet). */
+    static final String DECODER_FAILURE = "decoder_failure";
+
     CaptureSummary(Capture capture) {
         this.capture = capture;
+    }
+
+    /** Counts a frame; true when the prefilter shows it is a plain segment the tracker need not see. */
+    boolean countPlain(Frame f) {
+        packets++;
+        if (f.nanos < firstNanos) {
+            firstNanos = f.nanos;
+        }
+        if (f.nanos > lastNanos) {
+            lastNanos = f.nanos;
+        }
+        if (f.linkType != lastLinkType) {
+            lastLinkType = f.linkType;
+            linkTypes.add(f.linkType);
+        }
+        if (Prefilter.plainSegment(f)) {
+            tcp++;
+            return true;
+        }
+        return false;
+    }
+
+    /** Counts what the decoder made of a frame {@link #countPlain} let through. */
+    void count(PacketView.Kind kind, PacketView v) {
+        switch (kind) {
+            case TCP -> tcp++;
+            case ICMP_ERROR -> icmpErrors++;
+            case OTHER -> other++;
+            case UNDECODABLE -> { }
+        }
+        if (v.weird != null) {
+            if (v.truncated) {
+                truncated++;
+            } else {
+                malformed++;
+            }
+            weirds.merge(v.weird, 1L, Long::sum);
+        }
+    }
+
+    /** The decoder threw on this frame: counted as malformed, under its own anomaly id. */
+    void decoderFailure(Frame f) {
+        malformed++;
+        weirds.merge(DECODER_FAILURE, 1L, Long::sum);
     }
 
     public Capture capture() {

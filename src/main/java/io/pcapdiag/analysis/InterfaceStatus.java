@@ -1,4 +1,4 @@
-package io.pcapdiag.live;
+package io.pcapdiag.analysis;
 
 /**
  * What one interface capture saw, for summaries and the final report.

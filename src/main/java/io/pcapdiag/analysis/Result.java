@@ -1,5 +1,6 @@
 package io.pcapdiag.analysis;
 
+import io.pcapdiag.context.Context;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.track.Outcome;
@@ -7,16 +8,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Everything the reporters need, and nothing they must compute.
+ * What an analysis found, before it is explained: per-capture summaries, the findings, and the context
+ * they were judged with.
  *
  * @param captures     per input, in command-line order
  * @param findings     sorted most severe first
  * @param overflow     attempts not grouped into a finding because the bound on findings was reached
  * @param outcomes     attempts by outcome over all captures
  * @param tracker      the tracker's bound and what it had to evict
+ * @param context      what was known beyond the packets when the findings were judged
+ * @param citeCaptures several captures were read: references to packets name the capture
  */
 public record Result(List<CaptureSummary> captures, List<Finding> findings, Map<Pattern, Long> overflow,
-                     Map<Outcome, Long> outcomes, TrackerStats tracker) {
+                     Map<Outcome, Long> outcomes, TrackerStats tracker, Context context, boolean citeCaptures) {
 
     /** The table's bound and use; evictions mean some attempts were not judged. */
     public record TrackerStats(long attempts, long evicted, long peakOpen, int maxOpen, long unmatchedAnswers) {

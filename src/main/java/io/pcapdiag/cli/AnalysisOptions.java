@@ -1,6 +1,8 @@
 package io.pcapdiag.cli;
 
 import io.pcapdiag.analysis.Analysis;
+import io.pcapdiag.context.Context;
+import io.pcapdiag.context.LbIps;
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.rules.Severity;
 import io.pcapdiag.track.Endpoint;
@@ -47,7 +49,11 @@ public final class AnalysisOptions {
         if (maxOpen < 1) {
             throw new IllegalArgumentException("--max-open must be at least 1");
         }
-        return new Analysis.Options(maxOpen, Analysis.Options.DEFAULT_MAX_FINDINGS, vips);
+        List<Context> context = new ArrayList<>();
+        if (!vips.isEmpty()) {
+            context.add(new LbIps(vips));
+        }
+        return new Analysis.Options(maxOpen, Analysis.Options.DEFAULT_MAX_FINDINGS, context);
     }
 
     /** The threshold, or null for none. */

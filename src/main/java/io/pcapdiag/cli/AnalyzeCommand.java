@@ -4,8 +4,12 @@ import io.pcapdiag.analysis.Analysis;
 import io.pcapdiag.analysis.Reader;
 import io.pcapdiag.analysis.Result;
 import io.pcapdiag.capture.Capture;
-import io.pcapdiag.report.JsonReport;
-import io.pcapdiag.report.TextReport;
+import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.report.Format;
+import io.pcapdiag.report.JsonLinesReporter;
+import io.pcapdiag.report.JsonReporter;
+import io.pcapdiag.report.Reporter;
+import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Severity;
 import java.util.ArrayList;
@@ -50,9 +54,6 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Capture reader: builtin (fast, no native code) or pcap4j (libpcap; must be installed) (default: ${DEFAULT-VALUE}).")
     String reader;
 
-    /** Report formats. */
-    public enum Format { text, json }
-
     @Override
     public Integer call() {
         Reader r = switch (reader) {
@@ -80,11 +81,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         Result result = a.finish();
         var out = spec.commandLine().getOut();
-        if (format == Format.json) {
-            new JsonReport(analysis.maxFindings(JsonReport.DEFAULT_MAX_FINDINGS)).write(result, out);
-        } else {
-            new TextReport(common.useColor(), analysis.maxFindings(TextReport.DEFAULT_MAX_FINDINGS)).write(result, out);
-        }
+        Reporter reporter = switch (format) {
+            case text -> new TextReporter(out, common.useColor());
+            case json -> new JsonReporter(out);
+            case jsonl -> new JsonLinesReporter(out, null);
+        };
+        reporter.report(Report.of(result, analysis.maxFindings(format == Format.text
+                ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS), null));
         if (result.nothingRead()) {
             return ExitCodes.NO_INPUT;
         }

@@ -7,12 +7,14 @@ import io.pcapdiag.live.CaptureSettings;
 import io.pcapdiag.live.InterfacePatterns;
 import io.pcapdiag.live.LiveException;
 import io.pcapdiag.live.LiveMetrics;
-import io.pcapdiag.live.LiveReport;
 import io.pcapdiag.live.LiveSession;
 import io.pcapdiag.live.Privileges;
 import io.pcapdiag.live.Units;
-import io.pcapdiag.report.JsonReport;
-import io.pcapdiag.report.TextReport;
+import io.pcapdiag.report.Format;
+import io.pcapdiag.report.JsonLinesReporter;
+import io.pcapdiag.report.JsonReporter;
+import io.pcapdiag.report.Reporter;
+import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Severity;
 import java.io.IOException;
@@ -71,9 +73,9 @@ public final class LiveCommand implements Callable<Integer> {
     Path write;
 
     @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
-            description = "Output: text, or jsonl (one JSON object per line: findings, summaries, the final report)"
-                    + " (default: ${DEFAULT-VALUE}).")
-    LiveReport.Format format;
+            description = "Output: text; jsonl (one JSON object per line: findings, summaries, the final report);"
+                    + " or json (only the final report, one document) (default: ${DEFAULT-VALUE}).")
+    Format format;
 
     @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "0",
             description = "Stop after this long (30s, 5m, 1h; 0 = until SIGINT/SIGTERM) (default: ${DEFAULT-VALUE}).")
@@ -145,10 +147,14 @@ public final class LiveCommand implements Callable<Integer> {
 
         String node = System.getenv("NODE_NAME");
         LiveMetrics metrics = new LiveMetrics(node);
-        int maxFindings = analysis.maxFindings(format == LiveReport.Format.jsonl
-                ? JsonReport.DEFAULT_MAX_FINDINGS : TextReport.DEFAULT_MAX_FINDINGS);
-        LiveReport report = new LiveReport(out, format, common.useColor(), maxFindings, node);
-        LiveSession session = new LiveSession(settings, timing, options, report, metrics, line -> {
+        int maxFindings = analysis.maxFindings(format == Format.text
+                ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS);
+        Reporter output = switch (format) {
+            case text -> new TextReporter(out, common.useColor());
+            case json -> new JsonReporter(out);
+            case jsonl -> new JsonLinesReporter(out, node);
+        };
+        LiveSession session = new LiveSession(settings, timing, options, List.of(output, metrics), maxFindings, line -> {
             err.println("pcapdiag: " + line);
             err.flush();
         });

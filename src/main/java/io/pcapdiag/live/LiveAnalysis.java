@@ -2,9 +2,14 @@ package io.pcapdiag.live;
 
 import io.pcapdiag.analysis.Analysis;
 import io.pcapdiag.analysis.CaptureSummary;
+import io.pcapdiag.analysis.InterfaceStatus;
 import io.pcapdiag.analysis.Result;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.decode.LinkTypes;
+import io.pcapdiag.diagnosis.Diagnose;
+import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.report.Progress;
+import io.pcapdiag.report.Reporter;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.Rules;
@@ -14,6 +19,7 @@ import java.net.SocketException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -23,7 +29,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The analysis side of live mode, all on one thread: puts packets back in time order ({@link Reorder}),
- * feeds the one {@link Analysis}, reports findings as they appear, keeps the metrics. The same tracker
+ * feeds the one {@link Analysis}, and tells the reporters (the output, the metrics) about findings as they
+ * appear and the counters as they move. The same tracker
  * and rules as offline analysis, fed the same packets in the same order, give the same findings.
  *
  * <p>Time: the tracker's clock is capture time, which only moves with packets. Offline, the last packet
@@ -37,8 +44,8 @@ final class LiveAnalysis {
     static final long MIN_STREAM_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final Analysis analysis;
-    private final LiveReport report;
-    private final LiveMetrics metrics;
+    private final List<Reporter> reporters;
+    private final int maxFindings;
     private final Reorder reorder = new Reorder();
     private final Frame frame = new Frame();
     private final Map<PacketSource, Tally> tallies = new LinkedHashMap<>();
@@ -49,10 +56,9 @@ final class LiveAnalysis {
     private long nextStream = Long.MIN_VALUE;
     private List<Finding> current = List.of();
 
-    /** Per source: its summary, and what the metrics have been told so far. */
+    /** Per source: its summary, and libpcap's counters as last read. */
     private static final class Tally {
         final CaptureSummary summary;
-        long packets;
         CaptureStats stats = CaptureStats.NONE;
 
         Tally(CaptureSummary summary) {
@@ -60,17 +66,20 @@ final class LiveAnalysis {
         }
     }
 
-    LiveAnalysis(Analysis.Options options, LiveReport report, LiveMetrics metrics) {
+    /**
+     * @param reporters   told about each finding, the counters and the final report, in this order
+     * @param maxFindings findings listed in full in the final report
+     */
+    LiveAnalysis(Analysis.Options options, List<Reporter> reporters, int maxFindings) {
         this.analysis = new Analysis(options);
-        this.report = report;
-        this.metrics = metrics;
+        this.reporters = List.copyOf(reporters);
+        this.maxFindings = maxFindings;
         analysis.onDecided(this::decided);
     }
 
     /** A new source; its packets may be added from now on. */
     void register(PacketSource s) {
         tallies.put(s, new Tally(analysis.register(s.capture())));
-        metrics.interfaceOpened(s.device());
     }
 
     void add(Captured c) {
@@ -146,7 +155,6 @@ final class LiveAnalysis {
     }
 
     private void decided(Attempt a) {
-        metrics.attempt(a.outcome());
         if (!dirty && Rules.classify(a) != null) {
             dirty = true;
         }
@@ -162,67 +170,89 @@ final class LiveAnalysis {
         }
         long t0 = System.nanoTime();
         Result r = analysis.result();
+        Diagnose diagnose = new Diagnose(r.context(), r.citeCaptures());
         List<Finding> fresh = new ArrayList<>();
         for (Finding f : r.findings()) {
             Pattern before = reported.put(f, f.pattern());
             if (before == null) {
                 fresh.add(f);
             } else if (before != f.pattern()) {
-                report.finding(f, before, now);
-                metrics.findingReported(f.pattern());
+                tell(diagnose, f, before, now);
             }
         }
         fresh.sort(Comparator.comparingLong(Finding::firstNanos));
         for (Finding f : fresh) {
-            report.finding(f, null, now);
-            metrics.findingReported(f.pattern());
+            tell(diagnose, f, null, now);
         }
-        metrics.findings(r.findings());
         current = r.findings();
         dirty = false;
         // Grouping and sorting every finding costs time: with very many, look less often.
         nextStream = now + Math.max(MIN_STREAM_NANOS, 20 * (System.nanoTime() - t0));
     }
 
-    /** Reads the sources' libpcap counters and tells the metrics what grew. */
-    void poll() {
+    private void tell(Diagnose diagnose, Finding f, Pattern before, long now) {
+        var d = diagnose.of(f);
+        for (Reporter r : reporters) {
+            r.finding(d, before, now);
+        }
+    }
+
+    /** Reads the sources' libpcap counters and tells the reporters where the run stands (metrics follow it). */
+    void poll(long now) {
         for (Map.Entry<PacketSource, Tally> e : tallies.entrySet()) {
-            PacketSource src = e.getKey();
-            Tally t = e.getValue();
-            CaptureStats s = src.stats();
-            long packets = t.summary.packets();
-            CaptureStats delta = new CaptureStats(Math.max(0, s.received() - t.stats.received()),
-                    Math.max(0, s.droppedByKernel() - t.stats.droppedByKernel()),
-                    Math.max(0, s.droppedByInterface() - t.stats.droppedByInterface()));
-            metrics.capture(src.device(), packets - t.packets, delta);
-            t.packets = packets;
-            t.stats = s;
+            e.getValue().stats = e.getKey().stats();
+        }
+        Progress p = progress(now, now);
+        for (Reporter r : reporters) {
+            r.tick(p);
         }
     }
 
     /** The periodic summary: findings so far and every interface's counters. */
     void summary(long now, long since) {
         stream(now, true);
-        report.summary(now, since, statuses(), analysis.result().outcomes(), current);
+        Progress p = progress(now, since);
+        for (Reporter r : reporters) {
+            r.summary(p);
+        }
+    }
+
+    private Progress progress(long now, long since) {
+        Map<Pattern, Long> findings = new EnumMap<>(Pattern.class);
+        Map<Pattern, Long> attempts = new EnumMap<>(Pattern.class);
+        for (Pattern p : Pattern.values()) {
+            attempts.put(p, 0L);
+        }
+        for (Finding f : current) {
+            findings.merge(f.pattern(), 1L, Long::sum);
+            attempts.merge(f.pattern(), f.attempts(), Long::sum);
+        }
+        return new Progress(now, since, analysis.outcomes(), findings, attempts, statuses());
     }
 
     /**
      * Ends the analysis as of {@code end}: everything still held back is fed, attempts still open are
-     * decided, the last findings are streamed.
+     * decided, the last findings are streamed, and every reporter gets the final report.
      *
-     * @return the result to report, without per-capture summaries (live mode prints {@link #statuses})
+     * @return the final result
      */
-    Result finish(long end) {
+    Result finish(long start, long end) {
         reorder.releaseAll(this::feed);
         // Every packet captured until now has been fed: the capture is complete up to now.
         tick(end);
         Result r = analysis.finish();
         dirty = true;
         stream(end, true);
-        poll();
+        poll(end);
         // Without per-capture summaries: reports would call a live capture "not analysed" (it was never
-        // opened as a file).
-        return new Result(List.of(), r.findings(), r.overflow(), r.outcomes(), r.tracker());
+        // opened as a file); the interfaces' own lines say what each captured.
+        Result live = new Result(List.of(), r.findings(), r.overflow(), r.outcomes(), r.tracker(), r.context(),
+                r.citeCaptures());
+        Report report = Report.of(live, maxFindings, new Report.Live(start, end, statuses()));
+        for (Reporter rep : reporters) {
+            rep.report(report);
+        }
+        return live;
     }
 
     /** Every source of this run, in the order they were registered. */

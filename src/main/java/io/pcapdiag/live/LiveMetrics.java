@@ -1,7 +1,11 @@
 package io.pcapdiag.live;
 
 import com.sun.net.httpserver.HttpExchange;
-import io.pcapdiag.rules.Finding;
+import io.pcapdiag.analysis.InterfaceStatus;
+import io.pcapdiag.diagnosis.Diagnosis;
+import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.report.Progress;
+import io.pcapdiag.report.Reporter;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.track.Outcome;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
@@ -15,14 +19,15 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
  * Prometheus metrics of a live run, through the official client. Every metric carries {@code node} when
- * the environment names the node (NODE_NAME, set from the downward API in the DaemonSet). Counters are
- * updated on the analysis thread; the HTTP server only reads them.
+ * the environment names the node (NODE_NAME, set from the downward API in the DaemonSet). A reporter: it
+ * follows the run's totals ({@link #tick}) and the findings as they are reported, on the analysis
+ * thread; the HTTP server only reads them.
  *
  * <pre>
  * pcapdiag_attempts_total{outcome}                  connection attempts decided, by outcome
@@ -34,7 +39,7 @@ import java.util.function.BooleanSupplier;
  * pcapdiag_capture_interfaces                       interfaces capturing now
  * </pre>
  */
-public final class LiveMetrics implements Closeable {
+public final class LiveMetrics implements Reporter, Closeable {
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final Counter attempts;
     private final Counter findings;
@@ -44,6 +49,9 @@ public final class LiveMetrics implements Closeable {
     private final Counter dropped;
     private final Gauge interfaces;
     private final EnumMap<Outcome, CounterDataPoint> byOutcome = new EnumMap<>(Outcome.class);
+    /** What the counters were last told, so each tick adds what grew. */
+    private final EnumMap<Outcome, Long> outcomesSeen = new EnumMap<>(Outcome.class);
+    private final Map<String, InterfaceStatus> interfacesSeen = new HashMap<>();
     private HTTPServer server;
 
     /** @param node the node name, or null outside a cluster */
@@ -81,52 +89,54 @@ public final class LiveMetrics implements Closeable {
         return registry;
     }
 
-    void attempt(Outcome o) {
-        byOutcome.get(o).inc();
+    @Override
+    public void finding(Diagnosis d, Pattern previous, long nowNanos) {
+        findings.labelValues(d.finding().pattern().id()).inc();
     }
 
-    void findingReported(Pattern p) {
-        findings.labelValues(p.id()).inc();
+    @Override
+    public void tick(Progress p) {
+        p.outcomes().forEach((o, n) -> {
+            long grew = n - outcomesSeen.getOrDefault(o, 0L);
+            if (grew > 0) {
+                byOutcome.get(o).inc(grew);
+                outcomesSeen.put(o, n);
+            }
+        });
+        p.attempts().forEach((pattern, n) -> findingAttempts.labelValues(pattern.id()).set(n));
+        int capturing = 0;
+        for (InterfaceStatus i : p.interfaces()) {
+            InterfaceStatus before = interfacesSeen.put(i.capture(), i);
+            if (before == null) {
+                // A new interface: its series exist from the start, at 0, so rate() and absent() work.
+                packets.initLabelValues(i.device());
+                received.initLabelValues(i.device());
+                dropped.initLabelValues(i.device(), "kernel");
+                dropped.initLabelValues(i.device(), "interface");
+            }
+            add(packets.labelValues(i.device()), i.packets() - (before == null ? 0 : before.packets()));
+            add(received.labelValues(i.device()), i.received() - (before == null ? 0 : before.received()));
+            add(dropped.labelValues(i.device(), "kernel"),
+                    i.droppedByKernel() - (before == null ? 0 : before.droppedByKernel()));
+            add(dropped.labelValues(i.device(), "interface"),
+                    i.droppedByInterface() - (before == null ? 0 : before.droppedByInterface()));
+            if (i.gone() == null) {
+                capturing++;
+            }
+        }
+        interfaces.set(capturing);
     }
 
-    /** Sets the per-pattern attempt gauges from the current findings. */
-    void findings(List<Finding> current) {
-        Map<Pattern, Long> sums = new EnumMap<>(Pattern.class);
-        for (Pattern p : Pattern.values()) {
-            sums.put(p, 0L);
-        }
-        for (Finding f : current) {
-            sums.merge(f.pattern(), f.attempts(), Long::sum);
-        }
-        sums.forEach((p, n) -> findingAttempts.labelValues(p.id()).set(n));
-    }
-
-    /** Adds what an interface's counters grew by since the last call. */
-    void capture(String device, long newPackets, CaptureStats delta) {
-        if (newPackets > 0) {
-            packets.labelValues(device).inc(newPackets);
-        }
-        if (delta.received() > 0) {
-            received.labelValues(device).inc(delta.received());
-        }
-        if (delta.droppedByKernel() > 0) {
-            dropped.labelValues(device, "kernel").inc(delta.droppedByKernel());
-        }
-        if (delta.droppedByInterface() > 0) {
-            dropped.labelValues(device, "interface").inc(delta.droppedByInterface());
+    private static void add(CounterDataPoint c, long grew) {
+        if (grew > 0) {
+            c.inc(grew);
         }
     }
 
-    /** A new interface: its series exist from the start, at 0, so rate() and absent() work. */
-    void interfaceOpened(String device) {
-        packets.initLabelValues(device);
-        received.initLabelValues(device);
-        dropped.initLabelValues(device, "kernel");
-        dropped.initLabelValues(device, "interface");
-    }
-
-    void interfaces(int n) {
-        interfaces.set(n);
+    /** Capture ended: no interface is being captured any more. */
+    @Override
+    public void report(Report r) {
+        interfaces.set(0);
     }
 
     /**

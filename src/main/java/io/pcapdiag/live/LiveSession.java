@@ -3,6 +3,7 @@ package io.pcapdiag.live;
 import io.pcapdiag.analysis.Analysis;
 import io.pcapdiag.analysis.Result;
 import io.pcapdiag.decode.LinkTypes;
+import io.pcapdiag.report.Reporter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +37,6 @@ public final class LiveSession {
 
     private final CaptureSettings settings;
     private final Timing timing;
-    private final LiveReport report;
-    private final LiveMetrics metrics;
     private final Consumer<String> warn;
     private final LongSupplier wallNanos;
     private final LiveAnalysis live;
@@ -45,16 +44,18 @@ public final class LiveSession {
     private volatile boolean stopRequested;
     private volatile int openInterfaces;
 
-    public LiveSession(CaptureSettings settings, Timing timing, Analysis.Options options, LiveReport report,
-                       LiveMetrics metrics, Consumer<String> warn) {
+    /**
+     * @param reporters   the output and the metrics: told about findings, counters and the final report
+     * @param maxFindings findings listed in full in the final report
+     */
+    public LiveSession(CaptureSettings settings, Timing timing, Analysis.Options options, List<Reporter> reporters,
+                       int maxFindings, Consumer<String> warn) {
         this.settings = settings;
         this.timing = timing;
-        this.report = report;
         this.warn = warn;
         this.wallNanos = () -> System.currentTimeMillis() * 1_000_000L;
-        this.live = new LiveAnalysis(options, report, metrics);
+        this.live = new LiveAnalysis(options, reporters, maxFindings);
         this.capture = new LiveCapture(settings, 0, warn, LiveCapture::allDevices);
-        this.metrics = metrics;
     }
 
     /** Asks the run to end (a signal handler, any thread): it stops capturing, then reports. */
@@ -120,8 +121,8 @@ public final class LiveSession {
                     live.tick(watermark);
                 }
                 reap();
-                live.poll();
                 live.stream(now, false);
+                live.poll(now);
             }
             if (now >= nextRescan) {
                 nextRescan = now + timing.rescanNanos();
@@ -136,11 +137,7 @@ public final class LiveSession {
         capture.stopAll(live::add);
         reap();
         openInterfaces = 0;
-        metrics.interfaces(0);
-        long end = wallNanos.getAsLong();
-        Result r = live.finish(end);
-        report.report(r, live.statuses(), start, end);
-        return r;
+        return live.finish(start, wallNanos.getAsLong());
     }
 
     private void opened(List<InterfaceCapture> opened) {
@@ -150,7 +147,6 @@ public final class LiveSession {
                     + (c.file != null ? ", writing " + c.file : ""));
         }
         openInterfaces = capture.open().size();
-        metrics.interfaces(openInterfaces);
     }
 
     private void reap() {
@@ -160,7 +156,6 @@ public final class LiveSession {
         }
         if (!gone.isEmpty()) {
             openInterfaces = capture.open().size();
-            metrics.interfaces(openInterfaces);
         }
     }
 }

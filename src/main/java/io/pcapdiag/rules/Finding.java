@@ -1,5 +1,6 @@
 package io.pcapdiag.rules;
 
+import io.pcapdiag.context.Fact;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Endpoint;
 import java.util.ArrayList;
@@ -21,8 +22,8 @@ public final class Finding {
     private long attempts;
     private long retransmissions;
     private long clientResets;
-    /** Unanswered findings: ICMP errors to the client that could not be paired because their quote was cut. */
-    long cutQuotes;
+    /** The context's facts that made a group rule name this finding's pattern. */
+    private List<Fact> facts = List.of();
     private long firstNanos = Long.MAX_VALUE;
     private long lastNanos = Long.MIN_VALUE;
     private final List<Attempt> examples = new ArrayList<>(1);
@@ -66,8 +67,10 @@ public final class Finding {
         clientPorts[portCount++] = port;
     }
 
-    void reclassify(Pattern p) {
+    /** A group rule re-read the group: its pattern, and the facts that made it so. */
+    void reclassify(Pattern p, List<Fact> why) {
         this.pattern = p;
+        this.facts = List.copyOf(why);
     }
 
     public Pattern pattern() {
@@ -104,9 +107,9 @@ public final class Finding {
         return clientResets;
     }
 
-    /** ICMP errors sent to the client that the capture cut too short to pair with a SYN (unanswered findings). */
-    public long cutQuotes() {
-        return cutQuotes;
+    /** The facts that decided the pattern (group rules), empty when the packets alone did. */
+    public List<Fact> facts() {
+        return facts;
     }
 
     /** Distinct client ports, counted up to 64. */

@@ -1,9 +1,9 @@
 package io.pcapdiag.rules;
 
+import io.pcapdiag.context.Context;
+import io.pcapdiag.context.Fact;
 import io.pcapdiag.track.Attempt;
-import io.pcapdiag.track.AttemptSink;
 import io.pcapdiag.track.Endpoint;
-import io.pcapdiag.track.Outcome;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -11,12 +11,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Groups decided attempts into findings per (pattern, client, target, responder). The number of groups
  * is bounded: attempts that would open a group past the bound are counted per pattern, not lost.
  */
-public final class Findings implements AttemptSink {
+public final class Findings {
     /** A finding's identity. Explicit equals/hashCode: a record's go through an invokedynamic bootstrap. */
     private record Key(Pattern pattern, Endpoint client, Endpoint target, Endpoint responder) {
         @Override
@@ -57,21 +58,15 @@ public final class Findings implements AttemptSink {
     private final Map<Key, Finding> groups = new HashMap<>();
     private final int maxGroups;
     private final Map<Pattern, long[]> overflow = new EnumMap<>(Pattern.class);
-    /** Per target that answered with its own SYN-ACK: the one client it answered, or {@link #MANY}. */
-    private final Map<Endpoint, Endpoint> answered = new HashMap<>();
-    private static final Endpoint MANY = new Endpoint(0, 0, Integer.MIN_VALUE);
 
     public Findings(int maxGroups) {
         this.maxGroups = maxGroups;
     }
 
-    @Override
+    /** Groups one decided attempt (nothing happens to attempts that show no pattern). */
     public void decided(Attempt a) {
         Pattern p = Rules.classify(a);
         if (p == null) {
-            if (a.outcome() == Outcome.ANSWERED) {
-                noteAnswered(a.target(), a.client());
-            }
             return;
         }
         Key key = new Key(p, a.client(), a.target(), a.responder());
@@ -88,33 +83,24 @@ public final class Findings implements AttemptSink {
         f.add(a);
     }
 
-    private void noteAnswered(Endpoint target, Endpoint client) {
-        Endpoint seen = answered.get(target);
-        if (seen == null) {
-            answered.put(target, client);
-        } else if (seen != MANY && !seen.equals(client)) {
-            answered.put(target, MANY);
-        }
-    }
-
-    /** Whether {@code target} answered some client other than {@code client} with its own SYN-ACK. */
-    public boolean answersOthers(Endpoint target, Endpoint client) {
-        Endpoint seen = answered.get(target);
-        return seen != null && !seen.equals(client);
-    }
-
     /**
-     * The findings, with unanswered groups split into dropped probes and plain no-response by what the
-     * whole capture showed, sorted by {@link #ORDER}.
+     * The findings, each group re-read by the group rules with what the whole capture and the context
+     * know now (a live run asks again later and may get another answer), sorted by {@link #ORDER}.
      */
-    public List<Finding> results(Rules.Context context) {
+    public List<Finding> results(Context context) {
         List<Finding> out = new ArrayList<>(groups.size());
-        for (Finding f : groups.values()) {
-            if (f.pattern() == Pattern.NO_RESPONSE || f.pattern() == Pattern.LB_PROBE_DROPPED) {
-                boolean probe = Rules.isDroppedProbe(f.distinctClientPorts(),
-                        context.answersOthers(f.target(), f.client()), context.isVip(f.client()));
-                f.reclassify(probe ? Pattern.LB_PROBE_DROPPED : Pattern.NO_RESPONSE);
-                f.cutQuotes = context.cutQuotesTo(f.client());
+        for (Map.Entry<Key, Finding> e : groups.entrySet()) {
+            Finding f = e.getValue();
+            Pattern first = e.getKey().pattern();
+            f.reclassify(first, List.of()); // group rules read the group as its attempts named it
+            for (GroupRule r : Rules.groupRules()) {
+                if (r.refines().contains(first)) {
+                    Optional<List<Fact>> facts = r.matches(f, context);
+                    if (facts.isPresent()) {
+                        f.reclassify(r.pattern(), facts.get());
+                        break;
+                    }
+                }
             }
             out.add(f);
         }

@@ -1,9 +1,13 @@
 package io.pcapdiag.rules;
 
-/** The finding ids of DESIGN.md: a public contract, never renamed. Declared most specific first. */
+/**
+ * The finding ids of DESIGN.md: a public contract, never renamed. Declared in the order reports list
+ * patterns of equal severity and attempts.
+ */
 public enum Pattern {
     VIP_LOCAL_REJECT("vip-local-reject", Severity.ERROR, "the node rejected a connection to a VIP it holds itself"),
     NAT_BYPASS_REPLY("nat-bypass-reply", Severity.ERROR, "the reply came from the backend, not from the Service address that was dialed"),
+    HAIRPIN_SELF("hairpin-self", Severity.ERROR, "a backend of a Service got no answer when it dialed that Service itself"),
     LB_PROBE_DROPPED("lb-probe-dropped", Severity.ERROR, "load-balancer probes sourced from a VIP get no reply"),
     CONNECTION_REFUSED("connection-refused", Severity.WARNING, "connection refused (RST)"),
     ICMP_UNREACHABLE("icmp-unreachable", Severity.WARNING, "rejected with an ICMP error on the path"),

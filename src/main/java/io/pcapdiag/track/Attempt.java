@@ -2,6 +2,8 @@ package io.pcapdiag.track;
 
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.Frame;
+import io.pcapdiag.decode.IcmpKind;
+import io.pcapdiag.decode.IcmpTable;
 import io.pcapdiag.decode.PacketView;
 
 /**
@@ -160,6 +162,20 @@ public final class Attempt {
     public Endpoint responder() {
         Sighting a = answer();
         return a == null ? null : a.source();
+    }
+
+    /**
+     * Whether an ICMP port unreachable answered the SYN from the very address that was dialed. A TCP host
+     * answers a closed port with RST, never ICMP (RFC 9293 3.10.7.1): an address that does this is held by
+     * a filter or IPVS on the node that answered for it. The one definition of "the node answered for the
+     * VIP", used by the vip-local-reject rule and by what the capture teaches the context.
+     */
+    public boolean portUnreachableFromTarget() {
+        if (icmp == null) {
+            return false;
+        }
+        return IcmpTable.kind(icmp.ipVersion, icmp.icmpType, icmp.icmpCode) == IcmpKind.PORT_UNREACHABLE
+                && icmp.srcHi == targetHi && icmp.srcLo == targetLo;
     }
 
     /** Time from the first SYN to the deciding answer, in nanoseconds, or -1. */

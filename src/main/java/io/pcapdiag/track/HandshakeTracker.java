@@ -3,11 +3,7 @@ package io.pcapdiag.track;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.decode.PacketView;
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Pairs SYNs with their answers (DESIGN.md "Connection attempts"). Time is capture time: an attempt is
@@ -36,12 +32,8 @@ public final class HandshakeTracker {
 
     private final AttemptTable table = new AttemptTable();
     private final ArrayDeque<Attempt> queue = new ArrayDeque<>();
-    private final AttemptSink sink;
+    private final TrackerSink sink;
     private final int maxOpen;
-    private final Set<Endpoint> natTargets = new HashSet<>();
-    /** ICMP errors whose quote was cut before the ports, per address they were sent to. */
-    private final Map<Endpoint, Long> cutQuotes = new HashMap<>();
-    private static final int MAX_CUT_QUOTE_DESTINATIONS = 4096;
     private long clock = Long.MIN_VALUE;
 
     private long attempts;
@@ -49,7 +41,7 @@ public final class HandshakeTracker {
     private long peakOpen;
     private long unmatchedAnswers;
 
-    public HandshakeTracker(AttemptSink sink, int maxOpen) {
+    public HandshakeTracker(TrackerSink sink, int maxOpen) {
         if (maxOpen < 1) {
             throw new IllegalArgumentException("maxOpen must be positive");
         }
@@ -72,9 +64,9 @@ public final class HandshakeTracker {
         } else if (v.kind == PacketView.Kind.ICMP_ERROR) {
             if (v.quotedProtocol == 6 && v.quotedHasPorts) {
                 icmp(f, v);
-            } else if (!v.quotedHasPorts && v.truncated && cutQuotes.size() < MAX_CUT_QUOTE_DESTINATIONS) {
+            } else if (!v.quotedHasPorts && v.truncated) {
                 // The snap length cut the quote before the ports: no telling which SYN it answers.
-                cutQuotes.merge(Endpoint.address(v.dstHi, v.dstLo), 1L, Long::sum);
+                sink.unpairedIcmp(Endpoint.address(v.dstHi, v.dstLo));
             }
         }
     }
@@ -109,7 +101,6 @@ public final class HandshakeTracker {
         if (!a.isTarget(v.dstHi, v.dstLo, v.dstPort)) {
             if (a.natCopy == null) {
                 a.natCopy = new Sighting(f, v);
-                natTargets.add(a.target());
             }
         } else if (f.nanos - a.lastSynNanos >= RETRANSMIT_GAP_NANOS) {
             long gap = f.nanos - a.lastSynNanos;
@@ -249,16 +240,6 @@ public final class HandshakeTracker {
         while (!queue.isEmpty()) {
             decide(queue.pollFirst(), clock);
         }
-    }
-
-    /** Targets whose SYNs were seen DNAT'ed to another destination: service addresses (VIPs). */
-    public Set<Endpoint> natTargets() {
-        return natTargets;
-    }
-
-    /** ICMP errors that could not be paired because the capture cut their quote, per destination address. */
-    public Map<Endpoint, Long> cutQuotes() {
-        return cutQuotes;
     }
 
     public long attempts() {

@@ -106,6 +106,11 @@ public final class Sighting {
         quotedDstPort = -1;
     }
 
+    /** How a sentence cites this packet: {@code #13}, or {@code a.pcap #13} when a run reads several captures. */
+    public String ref(boolean withCapture) {
+        return withCapture ? capture.name() + " #" + frame : "#" + frame;
+    }
+
     public Endpoint source() {
         return icmp ? Endpoint.address(srcHi, srcLo) : new Endpoint(srcHi, srcLo, srcPort);
     }

@@ -1,7 +1,14 @@
 package io.pcapdiag.track;
 
-/** Receives each attempt once, when the tracker has decided its outcome. */
-@FunctionalInterface
-public interface AttemptSink {
+/** What the tracker tells the rest of the pipeline: attempts once decided, and answers it could not pair. */
+public interface TrackerSink {
+    /** Each attempt once, when its outcome is decided. */
     void decided(Attempt attempt);
+
+    /**
+     * An ICMP error addressed to {@code destination} whose quote the capture cut before the ports: it
+     * answers some connection of that address, but no telling which.
+     */
+    default void unpairedIcmp(Endpoint destination) {
+    }
 }

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.corpus.CaptureFilesOnDisk;
-import io.pcapdiag.report.JsonReport;
+import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.report.JsonReporter;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -44,7 +45,7 @@ class PipelineEquivalenceTest {
         }
         a.read(caps, Reader.BUILTIN, line -> { });
         StringWriter out = new StringWriter();
-        new JsonReport(Integer.MAX_VALUE).write(a.finish(), out);
+        new JsonReporter(out).report(Report.of(a.finish(), Integer.MAX_VALUE, null));
         return out.toString();
     }
 }

@@ -9,8 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pcapdiag.analysis.Analysis;
+import io.pcapdiag.analysis.InterfaceStatus;
 import io.pcapdiag.analysis.Result;
 import io.pcapdiag.capture.Capture;
+import io.pcapdiag.report.Format;
+import io.pcapdiag.report.JsonLinesReporter;
+import io.pcapdiag.report.Reporter;
+import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.testing.Ipv4Builder;
 import io.pcapdiag.testing.Ipv6Builder;
@@ -107,9 +112,10 @@ class LiveAnalysisTest {
     private final FakeSource vethA = new FakeSource(1, "veth-a");
     private final FakeSource vethB = new FakeSource(2, "veth-b");
 
-    private LiveAnalysis analysis(LiveReport.Format format) {
-        LiveReport report = new LiveReport(new PrintWriter(out, true), format, false, 50, "node-1");
-        LiveAnalysis live = new LiveAnalysis(Analysis.Options.defaults(), report, metrics);
+    private LiveAnalysis analysis(Format format) {
+        PrintWriter w = new PrintWriter(out, true);
+        Reporter output = format == Format.jsonl ? new JsonLinesReporter(w, "node-1") : new TextReporter(w, false);
+        LiveAnalysis live = new LiveAnalysis(Analysis.Options.defaults(), List.of(output, metrics), 50);
         live.register(vethA);
         live.register(vethB);
         return live;
@@ -136,7 +142,7 @@ class LiveAnalysisTest {
 
     @Test
     void streamsEachFindingOnceWhenTheClockDecidesIt() throws Exception {
-        LiveAnalysis live = analysis(LiveReport.Format.text);
+        LiveAnalysis live = analysis(Format.text);
         play(live);
         live.release(T0 + 10 * MS);
         live.tick(T0 + 2 * 1000 * MS);
@@ -156,7 +162,7 @@ class LiveAnalysisTest {
         live.stream(DECIDED + 500 * MS, true);
         assertEquals(3, out.toString().lines().count());
 
-        Result r = live.finish(END);
+        Result r = live.finish(T0, END);
         assertEquals(3, r.findings().size());
         assertEquals(List.of(), r.captures(), "live mode prints its own interface lines");
         assertEquals(1L, r.outcomes().get(io.pcapdiag.track.Outcome.ANSWERED));
@@ -168,7 +174,7 @@ class LiveAnalysisTest {
 
     @Test
     void metricsCountAttemptsFindingsPacketsAndDrops() throws Exception {
-        LiveAnalysis live = analysis(LiveReport.Format.text);
+        LiveAnalysis live = analysis(Format.text);
         play(live);
         vethA.stats = new CaptureStats(4, 0, 0);
         vethB.stats = new CaptureStats(10, 3, 1);
@@ -179,7 +185,7 @@ class LiveAnalysisTest {
         live.release(T0 + 10 * MS);
         live.tick(DECIDED);
         live.stream(DECIDED, false);
-        live.poll();
+        live.poll(DECIDED);
         Map<String, Double> m = scrape(metrics);
         assertEquals(2.0, m.get("pcapdiag_attempts_total{node=\"node-1\",outcome=\"refused\"}"));
         assertEquals(1.0, m.get("pcapdiag_attempts_total{node=\"node-1\",outcome=\"answered\"}"));
@@ -198,7 +204,7 @@ class LiveAnalysisTest {
 
         // Counters only grow by what libpcap's counters grew by.
         vethB.stats = new CaptureStats(15, 3, 1);
-        live.finish(END);
+        live.finish(T0, END);
         m = scrape(metrics);
         assertEquals(15.0, m.get("pcapdiag_capture_received_total{interface=\"veth-b\",node=\"node-1\"}"));
         assertEquals(3.0, m.get("pcapdiag_capture_packets_total{interface=\"veth-b\",node=\"node-1\"}"));
@@ -207,15 +213,13 @@ class LiveAnalysisTest {
 
     @Test
     void jsonLinesCarryTheReportsFindingKeys() throws Exception {
-        LiveAnalysis live = analysis(LiveReport.Format.jsonl);
+        LiveAnalysis live = analysis(Format.jsonl);
         play(live);
         live.release(T0 + 10 * MS);
         live.tick(DECIDED);
         live.stream(DECIDED, false);
         live.summary(DECIDED + MS, T0);
-        Result r = live.finish(END);
-        new LiveReport(new PrintWriter(out, true), LiveReport.Format.jsonl, false, 1000, "node-1")
-                .report(r, live.statuses(), T0, END);
+        live.finish(T0, END);
         ObjectMapper json = new ObjectMapper();
         List<JsonNode> lines = new ArrayList<>();
         for (String line : out.toString().lines().toList()) {
@@ -234,7 +238,8 @@ class LiveAnalysisTest {
         assertEquals("veth-a", refused.get("evidence").get(0).get("capture").asText());
         assertEquals(1, refused.get("evidence").get(0).get("frame").asInt());
         assertEquals("veth-b", refused.get("evidence").get(1).get("capture").asText());
-        assertTrue(refused.get("explanation").get("happened").asText().contains("nothing listens on port 80"));
+        assertTrue(refused.get("explanation").get("statements").findValuesAsText("text").stream()
+                .anyMatch(t -> t.contains("Nothing listens on port 80")), refused.toString());
         JsonNode noResponse = lines.get(1);
         assertTrue(noResponse.get("responder").isNull());
         assertEquals("[2001:db8::19]:80", lines.get(2).get("target").asText());
@@ -245,7 +250,8 @@ class LiveAnalysisTest {
         assertEquals("veth-b", summary.get("interfaces").get(1).get("device").asText());
 
         JsonNode report = lines.get(4);
-        assertEquals(3, report.get("findings").size());
+        assertEquals(3, report.get("findings").size(), "live: the report carries the findings' final counts");
+        assertEquals(3, report.get("findings_listed").asInt());
         assertEquals(1, report.get("schema").asInt());
         assertEquals(2, report.get("interfaces").size());
         assertEquals(3, report.get("interfaces").get(1).get("packets").asInt());
@@ -254,7 +260,7 @@ class LiveAnalysisTest {
 
     @Test
     void quietInterfacesDoNotHoldPacketsBackForever() {
-        LiveAnalysis live = analysis(LiveReport.Format.text);
+        LiveAnalysis live = analysis(Format.text);
         live.add(vethA.packet(T0, tcp4("10.244.0.18", 40000, "10.244.0.19", 80, SYN, 1000, 0)));
         vethA.lastDelivery = T0;
         // veth-b has said nothing: veth-a's packet waits until the window has passed.
@@ -268,7 +274,7 @@ class LiveAnalysisTest {
 
     @Test
     void aBusyInterfaceIsCompleteOnlyUpToItsLatestPacket() {
-        LiveAnalysis live = analysis(LiveReport.Format.text);
+        LiveAnalysis live = analysis(Format.text);
         // The analysis is 5 s behind: veth-a keeps delivering packets 5 s old, its older ones still in the
         // kernel buffer. The clock must not run ahead of them, or their attempts would be decided unanswered.
         long now = T0 + 5000 * MS;
@@ -288,7 +294,7 @@ class LiveAnalysisTest {
 
     @Test
     void reclassifiedFindingsAreReportedAgain() {
-        LiveAnalysis live = analysis(LiveReport.Format.text);
+        LiveAnalysis live = analysis(Format.text);
         // Two unanswered probes from one source to a target that answers someone else: lb-probe-dropped,
         // which needs the second probe (and the answer) to be known.
         live.add(vethA.packet(T0, tcp4("203.0.113.10", 50000, "10.244.0.19", 30080, SYN, 1, 0)));
@@ -303,6 +309,7 @@ class LiveAnalysisTest {
         live.release(later + 100 * MS);
         live.tick(later + 2 * HandshakeTracker.LINGER_NANOS);
         live.stream(later + 2 * HandshakeTracker.LINGER_NANOS, true);
+        live.poll(later + 2 * HandshakeTracker.LINGER_NANOS);
         String last = out.toString().lines().reduce((a, b) -> b).orElse("");
         assertTrue(last.contains("lb-probe-dropped 203.0.113.10 -> 10.244.0.19:30080 (2 attempts)")
                 && last.endsWith("(was no-response)"), out.toString());

@@ -1,0 +1,57 @@
+package io.pcapdiag.diagnosis;
+
+import io.pcapdiag.analysis.Result;
+import io.pcapdiag.analysis.InterfaceStatus;
+import io.pcapdiag.rules.Finding;
+import io.pcapdiag.rules.Pattern;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The final report every reporter renders: the result's counts, the first findings diagnosed in full,
+ * and the attempts of the rest counted per pattern.
+ *
+ * @param result     the analysis result
+ * @param diagnoses  the first {@code maxFindings} findings, explained
+ * @param notListed  per pattern, attempts of findings beyond {@code maxFindings} or beyond the bound on
+ *                   distinct findings: with the listed findings they account for every attempt (all patterns)
+ * @param listLimit  the bound that was applied ({@code --max-findings})
+ * @param live       for a live run, its interfaces and times; null offline
+ */
+public record Report(Result result, List<Diagnosis> diagnoses, Map<Pattern, Long> notListed, int listLimit, Live live) {
+    /**
+     * What a live run adds.
+     *
+     * @param startNanos when capture started
+     * @param endNanos   when it ended
+     * @param interfaces every interface, in the order they were opened
+     */
+    public record Live(long startNanos, long endNanos, List<InterfaceStatus> interfaces) {
+    }
+
+    /** Diagnoses the first {@code maxFindings} findings of {@code r}; only those are explained. */
+    public static Report of(Result r, int maxFindings, Live live) {
+        Diagnose diagnose = new Diagnose(r.context(), r.citeCaptures());
+        List<Diagnosis> listed = new ArrayList<>(Math.min(maxFindings, r.findings().size()));
+        Map<Pattern, Long> notListed = new EnumMap<>(Pattern.class);
+        for (Pattern p : Pattern.values()) {
+            notListed.put(p, 0L);
+        }
+        r.overflow().forEach((p, n) -> notListed.merge(p, n, Long::sum));
+        for (Finding f : r.findings()) {
+            if (listed.size() < maxFindings) {
+                listed.add(diagnose.of(f));
+            } else {
+                notListed.merge(f.pattern(), f.attempts(), Long::sum);
+            }
+        }
+        return new Report(r, listed, notListed, maxFindings, live);
+    }
+
+    /** Findings in all, listed or not. */
+    public int findingCount() {
+        return result.findings().size();
+    }
+}

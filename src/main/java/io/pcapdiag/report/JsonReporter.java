@@ -1,0 +1,192 @@
+package io.pcapdiag.report;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.pcapdiag.analysis.CaptureSummary;
+import io.pcapdiag.analysis.Result;
+import io.pcapdiag.decode.LinkTypes;
+import io.pcapdiag.diagnosis.Diagnosis;
+import io.pcapdiag.diagnosis.EvidencePacket;
+import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.rules.Explanation;
+import io.pcapdiag.rules.Finding;
+import io.pcapdiag.rules.Pattern;
+import io.pcapdiag.rules.Statement;
+import io.pcapdiag.track.Outcome;
+import io.pcapdiag.track.Sighting;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code --format json}: the contract of DESIGN.md ("JSON output"), with per-capture statistics. Its own
+ * snake_case DTOs: no domain type is serialised as it is.
+ */
+public final class JsonReporter implements Reporter {
+    /** Findings listed in full unless --max-findings says otherwise; the rest are counted in findings_not_listed. */
+    public static final int DEFAULT_MAX_FINDINGS = 1000;
+    /** Bumped when a key changes meaning or disappears; new keys do not bump it. */
+    public static final int SCHEMA = 1;
+
+    static final ObjectMapper MAPPER = new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .setSerializationInclusion(JsonInclude.Include.ALWAYS)
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+
+    /**
+     * The document. {@code findings_not_listed}: per pattern, attempts in findings beyond --max-findings or
+     * beyond the bound on distinct findings; {@code findings} plus these account for every attempt.
+     */
+    record Document(int schema, List<FindingDto> findings, Map<String, Long> findingsNotListed,
+                    Map<String, Long> attempts, TrackerDto tracker, List<CaptureDto> captures) {
+    }
+
+    record FindingDto(String pattern, String severity, String title, String client, String target, String responder,
+                      long attempts, long retransmissions, long clientResets, int distinctClientPorts, String firstSeen,
+                      String lastSeen, List<EvidenceDto> evidence, ExplanationDto explanation) {
+    }
+
+    record EvidenceDto(String role, String capture, long frame, String time, String iface, String summary) {
+    }
+
+    record ExplanationDto(String happened, List<StatementDto> statements, List<String> observations, List<String> checks,
+                          List<RemedyDto> remedies) {
+    }
+
+    /** {@code kind}: seen, fact, cited, likely; {@code basis}: a fact's source, or a citation. */
+    record StatementDto(String kind, String text, String basis, List<String> packets) {
+    }
+
+    record RemedyDto(String fix, String tradeoff) {
+    }
+
+    record TrackerDto(long attempts, long evicted, long peakOpen, int maxOpen, long unmatchedAnswers) {
+    }
+
+    record CaptureDto(String file, boolean analysed, long packets, long bytes, List<String> linkTypes, String firstPacket,
+                      String lastPacket, long tcp, long icmpErrors, long other, long truncated, long malformed,
+                      long skippedRecords, long skippedBytes, Map<String, Long> anomalies, Map<String, Long> attempts,
+                      List<String> errors) {
+    }
+
+    private final Writer out;
+
+    public JsonReporter(Writer out) {
+        this.out = out;
+    }
+
+    @Override
+    public void report(Report r) {
+        try {
+            MAPPER.writerWithDefaultPrettyPrinter().writeValue(new NonClosing(out), document(r));
+            out.write(System.lineSeparator());
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The document {@link #report} prints; {@link JsonLinesReporter} prints its parts on lines of their own. */
+    static Document document(Report r) {
+        List<FindingDto> findings = new ArrayList<>(r.diagnoses().size());
+        for (Diagnosis d : r.diagnoses()) {
+            findings.add(finding(d));
+        }
+        Result result = r.result();
+        Result.TrackerStats t = result.tracker();
+        return new Document(SCHEMA, findings, notListed(r.notListed()), outcomes(result.outcomes()),
+                new TrackerDto(t.attempts(), t.evicted(), t.peakOpen(), t.maxOpen(), t.unmatchedAnswers()),
+                result.captures().stream().map(JsonReporter::capture).toList());
+    }
+
+    static Map<String, Long> notListed(Map<Pattern, Long> m) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        m.forEach((p, n) -> out.put(p.id(), n));
+        return out;
+    }
+
+    /** One finding as the document lists it; {@link JsonLinesReporter} streams the same object. */
+    static FindingDto finding(Diagnosis d) {
+        Finding f = d.finding();
+        List<EvidenceDto> evidence = new ArrayList<>(d.evidence().size());
+        for (EvidencePacket p : d.evidence()) {
+            evidence.add(new EvidenceDto(p.role().id(), p.capture(), p.frame(), Times.utc(p.nanos()), p.iface(), p.summary()));
+        }
+        return new FindingDto(f.pattern().id(), f.severity().id(), f.pattern().title(), f.client().toString(),
+                f.target().toString(), f.responder() == null ? null : f.responder().toString(), f.attempts(),
+                f.retransmissions(), f.clientResets(), f.distinctClientPorts(), Times.utc(f.firstNanos()),
+                Times.utc(f.lastNanos()), evidence, explanation(d.explanation(), d.citeCaptures()));
+    }
+
+    private static ExplanationDto explanation(Explanation x, boolean citeCaptures) {
+        List<String> told = new ArrayList<>();
+        List<StatementDto> statements = new ArrayList<>();
+        for (Statement s : x.story()) {
+            statements.add(new StatementDto(s.kind().name().toLowerCase(java.util.Locale.ROOT), s.text(), s.basis(),
+                    refs(s.packets(), citeCaptures)));
+            if (s.kind() == Statement.Kind.SEEN || s.kind() == Statement.Kind.FACT) {
+                told.add(s.text());
+            }
+        }
+        List<String> observations = new ArrayList<>();
+        for (Statement o : x.observations()) {
+            observations.add(TextReporter.withRefs(o.text(), o.packets(), citeCaptures));
+        }
+        List<RemedyDto> remedies = new ArrayList<>();
+        for (Explanation.Remedy rem : x.remedies()) {
+            remedies.add(new RemedyDto(rem.fix(), rem.tradeoff()));
+        }
+        return new ExplanationDto(String.join(" ", told), statements, observations, x.checks(), remedies);
+    }
+
+    private static List<String> refs(List<Sighting> packets, boolean citeCaptures) {
+        List<String> out = new ArrayList<>(packets.size());
+        for (Sighting s : packets) {
+            String ref = s.ref(citeCaptures);
+            if (!out.contains(ref)) {
+                out.add(ref);
+            }
+        }
+        return out;
+    }
+
+    /** Attempts by outcome id, in the outcomes' order, and their total: the {@code attempts} object. */
+    public static Map<String, Long> outcomes(Map<Outcome, Long> m) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        long total = 0;
+        for (Outcome o : Outcome.values()) {
+            long n = m.getOrDefault(o, 0L);
+            out.put(o.id(), n);
+            total += n;
+        }
+        out.put("total", total);
+        return out;
+    }
+
+    private static CaptureDto capture(CaptureSummary s) {
+        boolean any = s.packets() > 0;
+        return new CaptureDto(s.capture().name(), s.opened(), s.packets(), s.bytes(),
+                s.linkTypes().stream().map(LinkTypes::name).toList(),
+                any ? Times.utc(s.firstNanos()) : null, any ? Times.utc(s.lastNanos()) : null,
+                s.tcp(), s.icmpErrors(), s.other(), s.truncated(), s.malformed(), s.skippedRecords(), s.skippedBytes(),
+                s.weirds(), outcomes(s.outcomes()), s.errors());
+    }
+
+    /** Jackson closes the writer it is given; stdout must stay open for the caller. */
+    private static final class NonClosing extends java.io.FilterWriter {
+        NonClosing(Writer w) {
+            super(w);
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.pcapdiag.report;
+
+import io.pcapdiag.analysis.InterfaceStatus;
+import io.pcapdiag.rules.Pattern;
+import io.pcapdiag.track.Outcome;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a live run stands, for periodic summaries and metrics.
+ *
+ * @param nowNanos   wall-clock time of this summary
+ * @param sinceNanos the previous summary's time (the run's start for the first)
+ * @param outcomes   attempts decided so far, by outcome
+ * @param findings   current findings per pattern (patterns without any left out)
+ * @param attempts   attempts in the current findings, per pattern (every pattern)
+ * @param interfaces every interface of the run, in the order they were opened
+ */
+public record Progress(long nowNanos, long sinceNanos, Map<Outcome, Long> outcomes, Map<Pattern, Long> findings,
+                      Map<Pattern, Long> attempts, List<InterfaceStatus> interfaces) {
+}

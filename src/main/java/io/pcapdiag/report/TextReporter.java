@@ -1,0 +1,312 @@
+package io.pcapdiag.report;
+
+import io.pcapdiag.analysis.CaptureSummary;
+import io.pcapdiag.analysis.InterfaceStatus;
+import io.pcapdiag.analysis.Result;
+import io.pcapdiag.decode.LinkTypes;
+import io.pcapdiag.diagnosis.Diagnosis;
+import io.pcapdiag.diagnosis.EvidencePacket;
+import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.rules.Explanation;
+import io.pcapdiag.rules.Finding;
+import io.pcapdiag.rules.Pattern;
+import io.pcapdiag.rules.Severity;
+import io.pcapdiag.rules.Statement;
+import io.pcapdiag.track.Outcome;
+import io.pcapdiag.track.Sighting;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.StringJoiner;
+
+/**
+ * The report for people: a summary line per capture, then one block per finding, most severe first;
+ * live, a line per finding as it appears and a periodic summary.
+ */
+public final class TextReporter implements Reporter {
+    public static final int DEFAULT_MAX_FINDINGS = 50;
+    private static final int WIDTH = 100;
+    private final PrintWriter out;
+    private final boolean color;
+
+    public TextReporter(PrintWriter out, boolean color) {
+        this.out = out;
+        this.color = color;
+    }
+
+    @Override
+    public void report(Report r) {
+        if (r.live() != null) {
+            liveHeader(r.live());
+        }
+        Result result = r.result();
+        for (CaptureSummary s : result.captures()) {
+            out.println(captureLine(s));
+        }
+        Result.TrackerStats t = result.tracker();
+        if (t.evicted() > 0) {
+            out.println("tracker: " + t.evicted() + " attempts evicted (table full at " + t.maxOpen()
+                    + " open attempts; raise --max-open); evicted attempts without an answer were not judged");
+        }
+        for (Diagnosis d : r.diagnoses()) {
+            out.println();
+            finding(d);
+        }
+        out.println();
+        int hidden = r.findingCount() - r.diagnoses().size();
+        if (hidden > 0) {
+            out.println(hidden + " more findings not shown (raise --max-findings " + r.listLimit() + " to see them)");
+        }
+        result.overflow().forEach((p, n) -> out.println(n + " " + p.id() + " attempts were counted but not grouped:"
+                + " the bound on distinct findings was reached"));
+        out.println(totalLine(result));
+        out.flush();
+    }
+
+    static String captureLine(CaptureSummary s) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(s.capture().name()).append(": ");
+        if (!s.opened()) {
+            return sb.append("not analysed (").append(s.errors().isEmpty() ? "unreadable" : "see the error above").append(')').toString();
+        }
+        sb.append(s.packets()).append(s.packets() == 1 ? " packet" : " packets");
+        if (!s.linkTypes().isEmpty()) {
+            StringJoiner j = new StringJoiner(", ", " (", ")");
+            s.linkTypes().forEach(l -> j.add(LinkTypes.name(l)));
+            sb.append(j);
+        }
+        sb.append(", ").append(s.attempts()).append(s.attempts() == 1 ? " attempt" : " attempts");
+        sb.append(outcomes(s.outcomes(), ": ", ""));
+        sb.append("; ").append(s.truncated()).append(" truncated, ").append(s.malformed()).append(" malformed, ")
+                .append(s.skippedRecords()).append(" skipped records");
+        if (!s.errors().isEmpty()) {
+            sb.append(", ").append(s.errors().size()).append(s.errors().size() == 1 ? " read error" : " read errors");
+        }
+        return sb.toString();
+    }
+
+    private static String outcomes(Map<Outcome, Long> outcomes, String prefix, String suffix) {
+        StringJoiner oj = new StringJoiner(", ", prefix, suffix);
+        oj.setEmptyValue("");
+        outcomes.forEach((o, n) -> {
+            if (n > 0) {
+                oj.add(n + " " + o.id());
+            }
+        });
+        return oj.toString();
+    }
+
+    private void finding(Diagnosis d) {
+        Finding f = d.finding();
+        String sev = f.severity() == Severity.ERROR ? paint("ERROR", "1;31") : paint("WARNING", "1;33");
+        out.println(sev + " " + paint(f.pattern().id(), "1") + ": " + f.pattern().title());
+        StringBuilder who = new StringBuilder("  ").append(f.client()).append(" -> ").append(f.target());
+        if (f.responder() != null) {
+            who.append(", answered by ").append(f.responder());
+        }
+        who.append(", ").append(f.attempts()).append(f.attempts() == 1 ? " attempt" : " attempts");
+        if (f.attempts() > 1) {
+            who.append(" between ").append(Times.utc(f.firstNanos())).append(" and ").append(Times.utc(f.lastNanos()));
+        }
+        out.println(who);
+        Explanation x = d.explanation();
+        List<String> told = new ArrayList<>();
+        List<String> cited = new ArrayList<>();
+        List<String> likely = new ArrayList<>();
+        for (Statement s : x.story()) {
+            switch (s.kind()) {
+                case SEEN -> told.add(sentence(s.text(), refs(s.packets(), d.citeCaptures())));
+                case FACT -> told.add(sentence(s.text(), " [" + s.basis() + "]"));
+                case CITED -> cited.add(sentence(s.text(), " (" + s.basis() + ")"));
+                case LIKELY -> likely.add(sentence(s.text(), ""));
+            }
+        }
+        wrap("  What happened: ", "    ", String.join(" ", told));
+        if (!cited.isEmpty()) {
+            wrap("  Why: ", "    ", String.join(" ", cited));
+        }
+        if (!likely.isEmpty()) {
+            wrap("  Probably: ", "    ", String.join(" ", likely));
+        }
+        out.println("  Evidence:");
+        for (EvidencePacket p : d.evidence()) {
+            String where = p.capture() + " #" + p.frame() + (p.iface() != null ? " " + p.iface() : "");
+            out.println(String.format(Locale.ROOT, "    %-10s %s  %s", p.role().id(), where, Times.utc(p.nanos())));
+            out.println("               " + p.summary());
+        }
+        for (Statement o : x.observations()) {
+            wrap("  Seen: ", "    ", withRefs(o.text(), o.packets(), d.citeCaptures()));
+        }
+        for (String c : x.checks()) {
+            wrap("  Check: ", "    ", c);
+        }
+        out.println("  Fixes:");
+        int n = 1;
+        for (Explanation.Remedy rem : x.remedies()) {
+            wrap("    " + n++ + ". ", "       ", rem.fix());
+            if (rem.tradeoff() != null) {
+                wrap("       trade-off: ", "         ", rem.tradeoff());
+            }
+        }
+    }
+
+    /** {@code text} as a sentence of a paragraph: capitalised, {@code suffix} (its references) before the one period. */
+    static String sentence(String text, String suffix) {
+        String t = (text.endsWith(".") ? text.substring(0, text.length() - 1) : text) + suffix + ".";
+        return Character.toUpperCase(t.charAt(0)) + t.substring(1);
+    }
+
+    /** The references to the packets a sentence rests on: {@code " (#6, #13)"}, or "" for none. */
+    static String refs(List<Sighting> packets, boolean citeCaptures) {
+        if (packets.isEmpty()) {
+            return "";
+        }
+        Set<String> refs = new LinkedHashSet<>();
+        for (Sighting s : packets) {
+            refs.add(s.ref(citeCaptures));
+        }
+        return " (" + String.join(", ", refs) + ")";
+    }
+
+    /** An observation and the packets it rests on: {@code the SYN-ACK came from MAC ... (#20)}. */
+    static String withRefs(String text, List<Sighting> packets, boolean citeCaptures) {
+        return text + refs(packets, citeCaptures);
+    }
+
+    static String totalLine(Result r) {
+        long errors = r.findings().stream().filter(f -> f.severity() == Severity.ERROR).count();
+        long warnings = r.findings().size() - errors;
+        long attempts = r.outcomes().values().stream().mapToLong(Long::longValue).sum();
+        long evicted = r.outcomes().getOrDefault(Outcome.EVICTED, 0L);
+        if (r.findings().isEmpty()) {
+            if (evicted > 0) {
+                return "no findings among the " + (attempts - evicted) + " connection attempts judged; " + evicted
+                        + " more were evicted unjudged (the table was full): no verdict on those";
+            }
+            return "no findings: " + attempts + (attempts == 1 ? " connection attempt" : " connection attempts")
+                    + " analysed, none shows a failure";
+        }
+        String line = r.findings().size() + (r.findings().size() == 1 ? " finding" : " findings") + " (" + errors
+                + (errors == 1 ? " error, " : " errors, ") + warnings + (warnings == 1 ? " warning" : " warnings")
+                + ") over " + attempts + (attempts == 1 ? " connection attempt" : " connection attempts");
+        return evicted > 0 ? line + "; " + evicted + " of them evicted unjudged (the table was full)" : line;
+    }
+
+    // ---------------------------------------------------------------- live
+
+    @Override
+    public void finding(Diagnosis d, Pattern previous, long nowNanos) {
+        out.println(findingLine(d, previous));
+        out.flush();
+    }
+
+    static String findingLine(Diagnosis d, Pattern previous) {
+        Finding f = d.finding();
+        StringBuilder sb = new StringBuilder(160);
+        sb.append(Times.utc(f.firstNanos())).append(' ')
+                .append(f.severity() == Severity.ERROR ? "ERROR  " : "WARNING").append(' ')
+                .append(f.pattern().id()).append(' ').append(f.client()).append(" -> ").append(f.target());
+        if (f.responder() != null) {
+            sb.append(" answered by ").append(f.responder());
+        }
+        if (f.attempts() > 1) {
+            sb.append(" (").append(f.attempts()).append(" attempts)");
+        }
+        EvidencePacket first = d.evidence().get(0);
+        sb.append(" [").append(first.capture()).append(" #").append(first.frame());
+        if (first.iface() != null) {
+            sb.append(' ').append(first.iface());
+        }
+        sb.append("]: ").append(f.pattern().title());
+        if (previous != null) {
+            sb.append(" (was ").append(previous.id()).append(')');
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public void summary(Progress p) {
+        long packets = p.interfaces().stream().mapToLong(InterfaceStatus::packets).sum();
+        long attempts = p.outcomes().values().stream().mapToLong(Long::longValue).sum();
+        long findings = p.findings().values().stream().mapToLong(Long::longValue).sum();
+        StringBuilder sb = new StringBuilder("summary at ").append(Times.utc(p.nowNanos())).append(": ")
+                .append(p.interfaces().stream().filter(i -> i.gone() == null).count()).append(" interfaces capturing, ")
+                .append(packets).append(" packets, ").append(attempts).append(" attempts")
+                .append(outcomes(p.outcomes(), " (", ")"))
+                .append(", ").append(findings).append(findings == 1 ? " finding" : " findings");
+        StringJoiner fj = new StringJoiner(", ", ": ", "");
+        fj.setEmptyValue("");
+        p.findings().forEach((pattern, n) -> fj.add(n + " " + pattern.id()));
+        sb.append(fj);
+        out.println(sb);
+        for (InterfaceStatus i : p.interfaces()) {
+            out.println("  " + interfaceLine(i));
+        }
+        dropWarning(p.interfaces());
+        out.flush();
+    }
+
+    private void liveHeader(Report.Live live) {
+        long packets = live.interfaces().stream().mapToLong(InterfaceStatus::packets).sum();
+        out.println("live capture from " + Times.utc(live.startNanos()) + " to " + Times.utc(live.endNanos()) + ": "
+                + packets + (packets == 1 ? " packet" : " packets") + " on " + live.interfaces().size()
+                + (live.interfaces().size() == 1 ? " interface" : " interfaces"));
+        for (InterfaceStatus i : live.interfaces()) {
+            out.println("  " + interfaceLine(i));
+        }
+        dropWarning(live.interfaces());
+    }
+
+    static String interfaceLine(InterfaceStatus i) {
+        StringBuilder sb = new StringBuilder(i.capture()).append(": ").append(i.packets())
+                .append(i.packets() == 1 ? " packet" : " packets").append(" (").append(i.linkType()).append("), ")
+                .append(i.truncated()).append(" truncated, ").append(i.malformed()).append(" malformed; libpcap: ")
+                .append(i.received()).append(" received, ").append(i.droppedByKernel()).append(" dropped by the kernel, ")
+                .append(i.droppedByInterface()).append(" dropped by the interface");
+        if (i.file() != null) {
+            sb.append("; written to ").append(i.file());
+        }
+        if (i.gone() != null) {
+            sb.append("; gone: ").append(i.gone());
+        }
+        return sb.toString();
+    }
+
+    private void dropWarning(List<InterfaceStatus> interfaces) {
+        long kernel = interfaces.stream().mapToLong(InterfaceStatus::droppedByKernel).sum();
+        long iface = interfaces.stream().mapToLong(InterfaceStatus::droppedByInterface).sum();
+        if (kernel > 0) {
+            out.println("WARNING: the kernel dropped " + kernel + " packets that passed the filter (the capture buffer was"
+                    + " full): the picture is incomplete; raise --buffer-size or capture fewer interfaces");
+        }
+        if (iface > 0) {
+            out.println("WARNING: the interfaces dropped " + iface + " packets: the picture may be incomplete");
+        }
+    }
+
+    private String paint(String s, String ansi) {
+        return color ? "\u001b[" + ansi + "m" + s + "\u001b[0m" : s;
+    }
+
+    /** Word-wraps {@code text} to {@link #WIDTH} columns: first line after {@code lead}, the rest after {@code indent}. */
+    private void wrap(String lead, String indent, String text) {
+        StringBuilder line = new StringBuilder(lead);
+        int fresh = lead.length();
+        for (String word : text.split(" ")) {
+            if (line.length() > fresh && line.length() + 1 + word.length() > WIDTH) {
+                out.println(line);
+                line = new StringBuilder(indent);
+                fresh = indent.length();
+            }
+            if (line.length() > fresh) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        out.println(line);
+    }
+}

@@ -1,0 +1,56 @@
+package io.pcapdiag.rules;
+
+import io.pcapdiag.context.Context;
+import io.pcapdiag.track.Attempt;
+import io.pcapdiag.track.Outcome;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code connection-refused}: a RST with ack = ISN+1 answered the SYN (from the dialed address, or its DNAT'ed backend). */
+final class ConnectionRefused implements AttemptRule {
+    @Override
+    public Pattern pattern() {
+        return Pattern.CONNECTION_REFUSED;
+    }
+
+    @Override
+    public Outcome outcome() {
+        return Outcome.REFUSED;
+    }
+
+    @Override
+    public boolean matches(Attempt a) {
+        return true;
+    }
+
+    @Override
+    public Explanation explain(Finding f, Context context) {
+        Attempt a = f.examples().get(0);
+        List<Statement> story = new ArrayList<>();
+        boolean fromTarget = f.responder().equals(f.target());
+        if (fromTarget) {
+            story.add(Statement.seen(f.target() + " answered the SYN from " + f.client() + " with RST.", a.syn(), a.reset()));
+        } else {
+            story.add(Statement.seen(f.client() + " dialed " + f.target() + " and the RST came from " + f.responder() + ".",
+                    a.syn(), a.reset()));
+            if (a.natCopy() != null) {
+                story.add(Statement.seen("DNAT had sent the SYN on to " + a.natCopy().destination() + ".", a.natCopy()));
+            }
+        }
+        story.add(Statement.cited("A TCP stack answers a SYN to a port where nothing listens with RST.", "RFC 9293 3.10.7.1"));
+        story.add(Statement.likely(fromTarget
+                ? "Nothing listens on port " + f.target().port() + " there, or the server listens on another address"
+                        + " (127.0.0.1 instead of 0.0.0.0)."
+                : "The connection was DNAT'ed to a backend where nothing listens on port " + f.responder().port()
+                        + " (a Service targetPort that does not match the container port)."));
+        List<Statement> obs = new ArrayList<>();
+        Words.retransmissions(f, obs);
+        return new Explanation(story, obs, List.of(
+                "kubectl get svc,endpointslices -A -o wide   (where the Service sends the port)"),
+                List.of(
+                new Explanation.Remedy("check the Service's targetPort against the container's port and that the server binds 0.0.0.0 / ::",
+                        "kubectl get svc,endpointslices -o wide shows where the port is sent"),
+                new Explanation.Remedy("if the server is still starting, gate traffic with a readiness probe",
+                        "a pod that is not ready is taken out of the endpoints until it listens")));
+    }
+}

@@ -1,0 +1,54 @@
+package io.pcapdiag.rules;
+
+import io.pcapdiag.context.Context;
+import io.pcapdiag.track.Attempt;
+import io.pcapdiag.track.Outcome;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code no-response}: unanswered attempts (retransmitted, or 3 s of capture after the SYN) matching nothing more specific. */
+final class NoResponse implements AttemptRule {
+    @Override
+    public Pattern pattern() {
+        return Pattern.NO_RESPONSE;
+    }
+
+    @Override
+    public Outcome outcome() {
+        return Outcome.UNANSWERED;
+    }
+
+    @Override
+    public boolean matches(Attempt a) {
+        return true;
+    }
+
+    @Override
+    public Explanation explain(Finding f, Context context) {
+        Attempt a = f.examples().get(0);
+        List<Statement> story = new ArrayList<>();
+        story.add(Statement.seen(f.client() + " sent SYNs to " + f.target() + " (" + Words.count(f.attempts(), "attempt", "attempts")
+                + ", " + Words.count(f.retransmissions(), "retransmission", "retransmissions")
+                + ") and nothing came back in this capture.", a.syn()));
+        List<String> checks = new ArrayList<>();
+        if (a.natCopy() != null) {
+            story.add(Statement.seen("DNAT sent the SYN on to " + a.natCopy().destination() + ".", a.natCopy()));
+            checks.add("record with tcpdump -i any or on the pod's veth: a capture on the bridge device misses replies"
+                    + " switched between its ports");
+        }
+        long unpaired = context.unpairedIcmpTo(f.client());
+        if (unpaired > 0) {
+            story.add(Statement.seen(Words.count(unpaired, "ICMP error", "ICMP errors") + " addressed to " + f.client()
+                    + (unpaired == 1 ? " was" : " were") + " captured but cannot be paired with a SYN: the capture's snap"
+                    + " length cut the packet they quote."));
+            checks.add("record with a larger snap length (tcpdump -s 0) to see which connection the ICMP errors answer");
+        }
+        story.add(Statement.likely("The SYN or its answer was dropped on the way: a NetworkPolicy, a firewall,"
+                + " externalTrafficPolicy: Local in iptables mode, or rp_filter."));
+        return new Explanation(story, List.of(), checks, List.of(
+                new Explanation.Remedy("with externalTrafficPolicy: Local in iptables mode, traffic to a node without a local endpoint is dropped: check endpoints per node",
+                        "ETP Cluster forwards instead, at the cost of the client source IP"),
+                new Explanation.Remedy("check NetworkPolicies (default deny drops), node firewalls and cloud security groups",
+                        null)));
+    }
+}

@@ -1,0 +1,30 @@
+package io.pcapdiag.rules;
+
+import java.util.Locale;
+
+/** Small wording helpers for explanations. */
+final class Words {
+    private Words() {
+    }
+
+    /** {@code 1 attempt}, {@code 2 attempts}. */
+    static String count(long n, String singular, String plural) {
+        return n + " " + (n == 1 ? singular : plural);
+    }
+
+    static String times(long n) {
+        return n == 1 ? "once" : n + " times";
+    }
+
+    /** "the client retransmitted its SYN N times", when it did (for stories that do not tell it themselves). */
+    static void retransmissions(Finding f, java.util.List<Statement> observations) {
+        if (f.retransmissions() > 0) {
+            observations.add(Statement.seen("the client retransmitted its SYN " + times(f.retransmissions())
+                    + (f.attempts() > 1 ? " over its " + f.attempts() + " attempts" : "")));
+        }
+    }
+
+    static String millis(long nanos) {
+        return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
+    }
+}
