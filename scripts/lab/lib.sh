@@ -302,13 +302,13 @@ record() {
 
 # PDLAB_LIVE_CMD: a command (e.g. pcapdiag live) to run in the node namespace while each scenario
 # plays, for tests that compare it with the recordings. It gets PDLAB_SCENARIO and PDLAB_DIR (where
-# the recordings go) in its environment, its output goes to $PDLAB_DIR/$SCENARIO.live.log, and it
+# the recordings go) in its environment, its output goes to $PDLAB_DIR/$SCENARIO/live.log, and it
 # is stopped with SIGTERM when the recorders stop. The lab waits until that log matches
 # PDLAB_LIVE_READY (a grep -E pattern) if set, else 2 s, before playing the scenario.
 LIVE_PID=
 live_start() {
     [[ -n ${PDLAB_LIVE_CMD:-} ]] || return 0
-    local log=$OUT/$SCENARIO.live.log
+    local log=$OUT/$SCENARIO/live.log
     ip netns exec "$NS_NODE" env PDLAB_SCENARIO="$SCENARIO" PDLAB_DIR="$OUT" \
         bash -c "exec $PDLAB_LIVE_CMD" >"$log" 2>&1 9>&- &
     LIVE_PID=$!

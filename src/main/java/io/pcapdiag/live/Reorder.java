@@ -1,5 +1,6 @@
 package io.pcapdiag.live;
 
+import io.pcapdiag.capture.TimeOrder;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -14,9 +15,9 @@ import java.util.function.Consumer;
  * older one (see {@link #watermark}).
  */
 final class Reorder {
-    private static final Comparator<Captured> ORDER = Comparator.comparingLong(Captured::nanos)
-            .thenComparingInt(c -> c.source().capture().index())
-            .thenComparingLong(Captured::number);
+    /** {@link TimeOrder}, the order offline reads use too. */
+    private static final Comparator<Captured> ORDER = (a, b) -> TimeOrder.compare(a.nanos(), a.source().capture().index(),
+            a.number(), b.nanos(), b.source().capture().index(), b.number());
 
     private final PriorityQueue<Captured> heap = new PriorityQueue<>(1024, ORDER);
     private final Map<PacketSource, Long> latest = new HashMap<>();

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** The regression captures under captures/ and their golden files beside them. */
+/** The regression captures, {@code captures/<scenario>/<view>.pcap}, and the golden files beside them. */
 final class Captures {
     private Captures() {
     }
@@ -15,11 +15,26 @@ final class Captures {
         return CliRun.projectDir().resolve("captures");
     }
 
-    /** Capture file names (not paths), sorted. */
+    /** Whether a file name is a capture (what the lab records), not a golden or a context file. */
+    static boolean isCapture(String fileName) {
+        return fileName.endsWith(".pcap") || fileName.endsWith(".pcapng");
+    }
+
+    /** Captures as {@code scenario/view.ext}, sorted. */
     static List<String> names() throws IOException {
-        try (Stream<Path> s = Files.list(dir())) {
-            return s.map(p -> p.getFileName().toString())
-                    .filter(n -> n.endsWith(".pcap") || n.endsWith(".pcapng"))
+        try (Stream<Path> s = Files.walk(dir(), 2)) {
+            return s.filter(p -> isCapture(p.getFileName().toString()))
+                    .map(p -> dir().relativize(p).toString())
+                    .sorted()
+                    .toList();
+        }
+    }
+
+    /** Golden files ({@code *.expected.txt}, {@code *.expected.json}) as {@code scenario/view.ext.expected.kind}, sorted. */
+    static List<String> goldens() throws IOException {
+        try (Stream<Path> s = Files.walk(dir(), 2)) {
+            return s.filter(p -> p.getFileName().toString().matches(".*\\.expected\\.(txt|json)"))
+                    .map(p -> dir().relativize(p).toString())
                     .sorted()
                     .toList();
         }

@@ -30,6 +30,15 @@ class GoldenTest {
         assertFalse(captures().isEmpty(), "captures/ holds no capture");
     }
 
+    /** A golden whose capture is gone would test nothing, silently: it fails the build instead. */
+    @Test
+    void everyGoldenHasItsCapture() throws IOException {
+        List<String> orphans = Captures.goldens().stream()
+                .filter(g -> !Files.exists(Captures.dir().resolve(g.replaceAll("\\.expected\\.(txt|json)$", ""))))
+                .toList();
+        assertEquals(List.of(), orphans, "golden files without their capture (delete them, or restore the capture)");
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("captures")
     void textReportEqualsGolden(String name) throws IOException {

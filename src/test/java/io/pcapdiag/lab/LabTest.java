@@ -51,9 +51,9 @@ class LabTest {
         assertEquals(0, p.exitValue(), "scripts/lab/run failed:\n" + log);
 
         List<String> fresh;
-        try (Stream<Path> s = Files.list(out)) {
-            fresh = s.map(x -> x.getFileName().toString())
-                    .filter(n -> n.endsWith(".pcap") || n.endsWith(".pcapng")).sorted().toList();
+        try (Stream<Path> s = Files.walk(out, 2)) {
+            fresh = s.filter(x -> x.getFileName().toString().endsWith(".pcap") || x.getFileName().toString().endsWith(".pcapng"))
+                    .map(x -> out.relativize(x).toString()).sorted().toList();
         }
         assertFalse(fresh.isEmpty(), "the lab recorded nothing:\n" + log);
         List<String> mismatches = new ArrayList<>();

@@ -71,18 +71,18 @@ class LiveLabTest {
 
         List<String> scenarios;
         try (Stream<Path> s = Files.list(out)) {
-            scenarios = s.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".live.log"))
-                    .map(n -> n.substring(0, n.length() - ".live.log".length())).sorted().toList();
+            scenarios = s.filter(d -> Files.exists(d.resolve("live.log"))).map(d -> d.getFileName().toString())
+                    .sorted().toList();
         }
         assertFalse(scenarios.isEmpty(), "the lab ran no scenario:\n" + log);
         List<String> problems = new ArrayList<>();
         int findings = 0;
         for (String sc : scenarios) {
-            String liveLog = read(out.resolve(sc + ".live.log"));
+            String liveLog = read(out.resolve(sc).resolve("live.log"));
             if (!liveLog.contains("exit 0 0")) {
                 problems.add(sc + ": the live captures did not both exit 0 on SIGTERM: " + liveLog.strip());
             }
-            TreeSet<String> recorded = analyze(List.of(out.resolve(sc + ".any.pcap")));
+            TreeSet<String> recorded = analyze(List.of(out.resolve(sc).resolve("any.pcap")));
             for (String label : CAPTURES.keySet()) {
                 List<JsonNode> lines = jsonLines(out.resolve(sc + "." + label + ".jsonl"));
                 JsonNode report = lines.isEmpty() ? null : lines.get(lines.size() - 1);
