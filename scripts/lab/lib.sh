@@ -20,6 +20,7 @@ EXT4=192.0.2.50                              # an ordinary client on the Interne
 VIP4=203.0.113.10;   VIP6=2001:db8:113::10   # LoadBalancer ingress IP
 SVC4=10.96.10.80;    SVC6=2001:db8:96::80    # ClusterIP of Service "web" (port 8080 -> pod B:80)
 SVC_NOEP4=10.96.20.20                        # ClusterIP of a Service without endpoints
+SVC_SELF4=10.96.30.30; SVC_SELF6=2001:db8:96::30  # ClusterIP of Service "self" (port 8080 -> pod A:80)
 NODEPORT=30080                               # NodePort of the LoadBalancer Service
 NODEPORT_LOCAL=30081                         # NodePort of an ETP=Local Service without local endpoints
 

@@ -12,6 +12,8 @@ SCENARIOS=(
     hairpin-no-brnf
     hairpin-no-brnf-v6
     lb-probe-vip-source
+    hairpin-self
+    hairpin-self-v6
     healthy-hairpin-brnf
     healthy-hairpin-brnf-v6
     healthy-direct
@@ -112,6 +114,44 @@ sc_hairpin_no_brnf() { hairpin 4 0; }
 sc_hairpin_no_brnf_v6() { hairpin 6 0; }
 sc_healthy_hairpin_brnf() { hairpin 4 1; }
 sc_healthy_hairpin_brnf_v6() { hairpin 6 1; }
+
+# hairpin-self: pod A dials a Service whose only backend is pod A itself. br_netfilter is on
+# (the reply path is fine), but the bridge port has no hairpin mode: DNAT turns A's SYN around
+# to A, and a bridge never sends a frame back out of the port it came in on unless that port is
+# in hairpin mode (br_forward.c, should_deliver()). A gets no answer and retries. Pod B dials
+# the same Service first and is answered by A: the Service works for everyone but its backend.
+hairpin_self() {
+    local fam=$1 svc a ipt
+    if [[ $fam == 6 ]]; then svc=$SVC_SELF6 a=$A6 ipt=ip6tables; else svc=$SVC_SELF4 a=$A4 ipt=iptables; fi
+    topo_up "$fam"
+    brnf 1
+    serve "$NS_A" 80 "$([[ $fam == 6 ]] && echo --v6)"
+    kube_chains "$ipt"
+    local to=$a:80
+    [[ $fam == 6 ]] && to="[$a]:80"
+    nsx "$NS_NODE" "$ipt" -t nat -A KUBE-SERVICES -d "$svc" -p tcp --dport 8080 \
+        -m comment --comment "default/self:http cluster IP" -j DNAT --to-destination "$to"
+    [[ $(nsx "$NS_NODE" cat /sys/class/net/veth-a/brport/hairpin_mode) == 0 ]] ||
+        die "$SCENARIO: veth-a is in hairpin mode; the scenario needs it off"
+    record pod
+    dial "$NS_B" ok "$svc" 8080 --sport 40001 --timeout 2 --send
+    dial_bg "$NS_A" timeout "$svc" 8080 --sport 40002 --timeout 2.5
+    sleep 0.3
+    dial_bg "$NS_A" timeout "$svc" 8080 --sport 40003 --timeout 2.5
+    dial_wait
+    record_stop
+    local synack="tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)"
+    if [[ $fam == 6 ]]; then
+        synack="ip6[6] == 6 and ip6[40+13] & 0x12 == 0x12"
+        expect pod-eth0 "ip6[6] == 6 and ip6[40+13] == 0x02 and src host $a and dst host $svc" 4
+    else
+        expect pod-eth0 "tcp[tcpflags] == tcp-syn and src host $a and dst host $svc" 4   # 2 attempts, retransmitted
+    fi
+    expect pod-eth0 "dst host $a and (dst port 40002 or dst port 40003) and $synack" 0 0
+    expect any "src host $a and src port 80 and $synack" 1                 # B was answered
+}
+sc_hairpin_self() { hairpin_self 4; }
+sc_hairpin_self_v6() { hairpin_self 6; }
 
 # lb-probe-dropped: the cloud LB sends health probes to the NodePort from its own VIP.
 # kube-proxy (IPVS) has the same VIP on kube-ipvs0, so for the node the probe's source is

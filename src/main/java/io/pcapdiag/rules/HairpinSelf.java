@@ -40,9 +40,9 @@ final class HairpinSelf implements GroupRule {
         if (f.responder() != null) {
             story.addAll(NatBypassReply.dialedAndBypassed(f, a));
         } else {
-            story.add(Statement.seen(f.client() + " dialed " + f.target() + " and nothing came back ("
-                    + Words.count(f.attempts(), "attempt", "attempts") + ", SYN retransmitted "
-                    + Words.times(f.retransmissions()) + ").", a.syn()));
+            story.add(Statement.seen(f.client() + " made " + Words.count(f.attempts(), "attempt", "attempts") + " to reach "
+                    + f.target() + (f.retransmissions() > 0 ? ", retransmitting its SYN " + Words.times(f.retransmissions()) : "")
+                    + ", and nothing came back.", a.syn()));
             if (a.natCopy() != null) {
                 story.add(Statement.seen("DNAT sent the SYN on to " + a.natCopy().destination() + ".", a.natCopy()));
             }
@@ -59,7 +59,8 @@ final class HairpinSelf implements GroupRule {
                 List.of(
                 new Explanation.Remedy("enable hairpin mode on the pods' bridge ports: kubelet --hairpin-mode=hairpin-veth,"
                         + " or \"hairpinMode\": true in the CNI bridge plugin's configuration",
-                        "none worth naming: the bridge then reflects a pod's frames back to it only when they are addressed to it"),
+                        "flooded frames (broadcast, multicast, unknown unicast) are reflected to their sender too: IPv6"
+                        + " duplicate address detection in the pod can then see its own probe and fail"),
                 new Explanation.Remedy("where the pod needs its own service, let it call itself on localhost",
                         "bypasses the Service: no load balancing to the other backends for those calls")));
     }

@@ -1,0 +1,194 @@
+package io.pcapdiag.rules;
+
+import static io.pcapdiag.testing.PacketScript.MS;
+import static io.pcapdiag.testing.PacketScript.S;
+import static io.pcapdiag.testing.PacketScript.synPacket;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.pcapdiag.context.LbIps;
+import io.pcapdiag.decode.Ip;
+import io.pcapdiag.diagnosis.Diagnosis;
+import io.pcapdiag.testing.PacketScript;
+import io.pcapdiag.track.Attempt;
+import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.track.Sighting;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every sentence an explanation states must rest on what it says it rests on: a seen sentence on packets
+ * of the finding's own attempts, a fact on a fact that decided the pattern, a cited one on a citation.
+ * And per pattern, what the capture does not show is not said: a run without the DNAT'ed copy, the
+ * client's RST or the retransmissions tells none of them.
+ */
+class ExplanationTest {
+    private static final String POD = "10.244.0.18";
+    private static final String SVC = "10.96.10.80";
+    private static final String BACKEND = "10.244.0.19";
+    private static final int ISN = 1000;
+
+    /** The only diagnosis of a script, checked for the general rules of honesty. */
+    private static Diagnosis only(PacketScript s, Pattern expected) {
+        List<Diagnosis> ds = s.diagnoses();
+        assertEquals(1, ds.size(), "findings: " + ds.stream().map(d -> d.finding().pattern().id()).toList());
+        Diagnosis d = ds.get(0);
+        assertEquals(expected, d.finding().pattern());
+        checkBases(d);
+        return d;
+    }
+
+    private static void checkBases(Diagnosis d) {
+        List<Sighting> own = new ArrayList<>();
+        for (Attempt a : d.finding().examples()) {
+            own.add(a.syn());
+            for (Sighting x : new Sighting[] {a.natCopy(), a.answer(), a.clientReset()}) {
+                if (x != null) {
+                    own.add(x);
+                }
+            }
+        }
+        List<Statement> all = new ArrayList<>(d.explanation().story());
+        all.addAll(d.explanation().observations());
+        for (Statement st : all) {
+            switch (st.kind()) {
+                case SEEN -> st.packets().forEach(p -> assertTrue(own.stream().anyMatch(o -> o.frame == p.frame),
+                        "'" + st.text() + "' cites frame " + p.frame + ", which is none of the finding's packets"));
+                case FACT -> assertTrue(d.finding().facts().stream().anyMatch(f -> f.text().equals(st.text())
+                        && f.source().id().equals(st.basis())), "'" + st.text() + "' is no fact that decided the pattern");
+                case CITED -> assertFalse(st.basis() == null || st.basis().isBlank(), "'" + st.text() + "' cites nothing");
+                case LIKELY -> assertTrue(st.packets().isEmpty(), "a likely reading cites no packet as proof");
+            }
+        }
+        assertFalse(d.explanation().story().stream().noneMatch(st -> st.kind() == Statement.Kind.SEEN),
+                "an explanation starts from what was seen");
+    }
+
+    /** The text of every statement of a kind, story and observations. */
+    private static String said(Diagnosis d, Statement.Kind kind) {
+        List<Statement> all = new ArrayList<>(d.explanation().story());
+        all.addAll(d.explanation().observations());
+        StringBuilder sb = new StringBuilder();
+        all.stream().filter(s -> s.kind() == kind).forEach(s -> sb.append(s.text()).append('\n'));
+        return sb.toString();
+    }
+
+    private static PacketScript end(PacketScript s) {
+        return s.syn(10 * S, "192.0.2.250", 1, "192.0.2.251", 1, 1).synAck(10 * S + MS, "192.0.2.251", 1, "192.0.2.250", 1, 7, 2);
+    }
+
+    // ---------------------------------------------------------------- nat-bypass-reply
+
+    @Test
+    void aBypassWithEveryPacketTellsEachOfThem() {
+        PacketScript s = new PacketScript().syn(0, POD, 40001, SVC, 8080, ISN)
+                .syn(50_000, POD, 40001, BACKEND, 80, ISN)
+                .synAck(100_000, BACKEND, 80, POD, 40001, 5000, ISN + 1)
+                .rst(110_000, POD, 40001, BACKEND, 80, ISN + 1, 0, false)
+                .syn(S, POD, 40001, SVC, 8080, ISN);
+        String seen = said(only(s, Pattern.NAT_BYPASS_REPLY), Statement.Kind.SEEN);
+        assertTrue(seen.contains("DNAT sent the SYN on to 10.244.0.19:80"), seen);
+        assertTrue(seen.contains("answered it with RST"), seen);
+        assertTrue(seen.contains("retransmitted its SYN once"), seen);
+    }
+
+    @Test
+    void aBypassWithoutDnatCopyRstOrRetransmissionClaimsNone() {
+        // The pod's own eth0 never sees the DNAT'ed copy; this client did not reset and the capture ended.
+        PacketScript s = new PacketScript().syn(0, POD, 40001, SVC, 8080, ISN)
+                .synAck(100_000, BACKEND, 80, POD, 40001, 5000, ISN + 1);
+        String seen = said(only(end(s), Pattern.NAT_BYPASS_REPLY), Statement.Kind.SEEN);
+        assertFalse(seen.contains("DNAT"), seen);
+        assertFalse(seen.contains("RST"), seen);
+        assertFalse(seen.contains("retransmit"), seen);
+        assertTrue(seen.contains("came back from 10.244.0.19:80, not from 10.96.10.80:8080"), seen);
+    }
+
+    // ---------------------------------------------------------------- lb-probe-dropped
+
+    private static PacketScript probes(PacketScript s) {
+        return s.syn(2 * S, "203.0.113.10", 41001, "198.51.100.2", 30080, 11)
+                .syn(2 * S + 300 * MS, "203.0.113.10", 41002, "198.51.100.2", 30080, 22)
+                .syn(3 * S, "203.0.113.10", 41001, "198.51.100.2", 30080, 11)
+                .syn(3 * S + 300 * MS, "203.0.113.10", 41002, "198.51.100.2", 30080, 22);
+    }
+
+    @Test
+    void aProbeKnownOnlyFromLbIpDoesNotClaimTheTargetAnswersOthers() {
+        long[] vip = Ip.parse("203.0.113.10");
+        Diagnosis d = only(end(probes(new PacketScript(List.of(new LbIps(Set.of(Endpoint.address(vip[0], vip[1]))))))),
+                Pattern.LB_PROBE_DROPPED);
+        String all = said(d, Statement.Kind.SEEN) + said(d, Statement.Kind.FACT);
+        assertFalse(all.contains("198.51.100.2:30080 answered"), all);
+        assertTrue(said(d, Statement.Kind.FACT).contains("is a LoadBalancer ingress IP (--lb-ip)"), all);
+    }
+
+    @Test
+    void aProbeToATargetThatAnswersOthersCitesTheAnsweredClient() {
+        PacketScript s = probes(new PacketScript().syn(0, "192.0.2.50", 40001, "198.51.100.2", 30080, 5)
+                .synAck(MS, "198.51.100.2", 30080, "192.0.2.50", 40001, 9, 6));
+        String facts = said(only(end(s), Pattern.LB_PROBE_DROPPED), Statement.Kind.FACT);
+        assertTrue(facts.contains("198.51.100.2:30080 answered 192.0.2.50 in this capture (SYN #1)"), facts);
+    }
+
+    // ---------------------------------------------------------------- vip-local-reject
+
+    @Test
+    void theTtlVerdictFollowsTheTtlSeen() {
+        PacketScript local = new PacketScript().syn(0, POD, 40001, "203.0.113.10", 443, ISN)
+                .unreachable(100_000, "203.0.113.10", POD, 3, synPacket(POD, 40001, "203.0.113.10", 443, ISN), 64);
+        assertTrue(said(only(local, Pattern.VIP_LOCAL_REJECT), Statement.Kind.SEEN).contains("TTL 64 is an initial value"));
+        PacketScript far = new PacketScript().syn(0, POD, 40001, "203.0.113.10", 443, ISN)
+                .unreachable(20 * MS, "203.0.113.10", POD, 3, synPacket(POD, 40001, "203.0.113.10", 443, ISN), 61);
+        String seen = said(only(far, Pattern.VIP_LOCAL_REJECT), Statement.Kind.SEEN);
+        assertTrue(seen.contains("TTL 61 is not an initial value"), seen);
+        assertTrue(seen.contains("slower than a local answer"), seen);
+    }
+
+    // ---------------------------------------------------------------- hairpin-self, no-response, refused, icmp
+
+    @Test
+    void hairpinSelfStatesTheDnatFactThatMadeIt() {
+        PacketScript s = new PacketScript().syn(0, POD, 40002, SVC, 8080, ISN)
+                .syn(40_000, POD, 40002, POD, 80, ISN)
+                .syn(S, POD, 40002, SVC, 8080, ISN);
+        Diagnosis d = only(end(s), Pattern.HAIRPIN_SELF);
+        assertTrue(said(d, Statement.Kind.FACT).contains("the capture shows 10.96.10.80:8080 DNAT'ed to 10.244.0.18:80 (#2)"),
+                said(d, Statement.Kind.FACT));
+    }
+
+    @Test
+    void noResponseTellsTheDnatOnlyWhenItWasSeen() {
+        PacketScript plain = new PacketScript().syn(0, POD, 40001, BACKEND, 80, ISN).syn(S, POD, 40001, BACKEND, 80, ISN);
+        assertFalse(said(only(plain, Pattern.NO_RESPONSE), Statement.Kind.SEEN).contains("DNAT"));
+        PacketScript nat = new PacketScript().syn(0, POD, 40001, SVC, 8080, ISN).syn(40_000, POD, 40001, BACKEND, 80, ISN)
+                .syn(S, POD, 40001, SVC, 8080, ISN);
+        assertTrue(said(only(nat, Pattern.NO_RESPONSE), Statement.Kind.SEEN).contains("DNAT sent the SYN on to 10.244.0.19:80"));
+    }
+
+    @Test
+    void aRefusalFromTheTargetAndOneFromADnatedBackendAreToldApart() {
+        PacketScript direct = new PacketScript().syn(0, POD, 40001, BACKEND, 8081, ISN)
+                .rst(100_000, BACKEND, 8081, POD, 40001, 0, ISN + 1, true);
+        Diagnosis d = only(direct, Pattern.CONNECTION_REFUSED);
+        assertTrue(said(d, Statement.Kind.LIKELY).contains("Nothing listens on port 8081 there"));
+        PacketScript nat = new PacketScript().syn(0, POD, 40001, SVC, 8080, ISN).syn(40_000, POD, 40001, BACKEND, 81, ISN)
+                .rst(100_000, BACKEND, 81, POD, 40001, 0, ISN + 1, true);
+        Diagnosis n = only(nat, Pattern.CONNECTION_REFUSED);
+        assertTrue(said(n, Statement.Kind.SEEN).contains("DNAT had sent the SYN on to 10.244.0.19:81"), said(n, Statement.Kind.SEEN));
+        assertTrue(said(n, Statement.Kind.LIKELY).contains("targetPort"));
+    }
+
+    @Test
+    void everyPatternOfTheTableHasAnExplanation() {
+        for (Pattern p : Pattern.values()) {
+            if (Rules.rule(p) == null) {
+                fail(p.id() + " has no rule");
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.pcapdiag.testing;
+
+import static io.pcapdiag.testing.TcpBuilder.tcp;
+
+import io.pcapdiag.analysis.Analysis;
+import io.pcapdiag.analysis.CaptureSummary;
+import io.pcapdiag.analysis.Result;
+import io.pcapdiag.capture.Frame;
+import io.pcapdiag.context.Context;
+import io.pcapdiag.diagnosis.Diagnosis;
+import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.rules.Finding;
+import java.util.List;
+
+/**
+ * A capture written as a script of packets (SYN, SYN-ACK, RST, ICMP error at capture times), played
+ * through the real pipeline (decoder, tracker, rules, context) as {@code -i any} would have recorded it.
+ * Times are nanoseconds from {@link #T0}.
+ */
+public final class PacketScript {
+    public static final long MS = 1_000_000L;
+    public static final long S = 1_000_000_000L;
+    public static final long T0 = 1_700_000_000L * S;
+
+    private final Analysis analysis;
+    private final CaptureSummary summary;
+    private long frameNumber;
+    private Result result;
+
+    public PacketScript() {
+        this(List.of());
+    }
+
+    /** @param context sources of context besides the capture ({@code --lb-ip}, a cluster, ...) */
+    public PacketScript(List<Context> context) {
+        analysis = new Analysis(new Analysis.Options(Analysis.Options.DEFAULT_MAX_OPEN,
+                Analysis.Options.DEFAULT_MAX_FINDINGS, context));
+        analysis.setPipelined(false);
+        summary = analysis.register(Frames.CAPTURE);
+    }
+
+    /** Builds an IPv4 or IPv6 packet by the addresses' family. */
+    static byte[] ip(String src, String dst, TcpBuilder t) {
+        return src.indexOf(':') >= 0 ? Ipv6Builder.ipv6(src, dst).tcp(t).build() : Ipv4Builder.ipv4(src, dst).tcp(t).build();
+    }
+
+    public static byte[] synPacket(String src, int sport, String dst, int dport, int isn) {
+        return ip(src, dst, tcp(sport, dport).seq(isn).flags(TcpBuilder.SYN).options(TcpBuilder.mss(1460)));
+    }
+
+    /** Feeds one IP packet captured at {@code T0 + t}, from a source MAC of {@code mac}. */
+    public PacketScript packet(long t, byte[] ipPacket, long mac) {
+        Frame f = Frames.frame(LinkBuilder.LINKTYPE_LINUX_SLL2, LinkBuilder.sll2(mac, ipPacket), T0 + t, null);
+        f.number = ++frameNumber;
+        f.fileOffset = 24 + 100 * frameNumber;
+        analysis.feed(f, summary);
+        return this;
+    }
+
+    public PacketScript syn(long t, String src, int sport, String dst, int dport, int isn) {
+        return packet(t, synPacket(src, sport, dst, dport, isn), LinkBuilder.MAC_A);
+    }
+
+    public PacketScript synAck(long t, String src, int sport, String dst, int dport, int seq, int ack) {
+        return packet(t, ip(src, dst, tcp(sport, dport).seq(seq).ack(ack).flags(TcpBuilder.SYN | TcpBuilder.ACK)),
+                LinkBuilder.MAC_B);
+    }
+
+    /** A RST; {@code ackFlag} as a refusing host sends it (RST+ACK, ack = ISN+1), not as a client resets (seq = ISN+1). */
+    public PacketScript rst(long t, String src, int sport, String dst, int dport, int seq, int ack, boolean ackFlag) {
+        return packet(t, ip(src, dst, tcp(sport, dport).seq(seq).ack(ack).flags(TcpBuilder.RST | (ackFlag ? TcpBuilder.ACK : 0))),
+                LinkBuilder.MAC_B);
+    }
+
+    /** An ICMP / ICMPv6 destination unreachable from {@code from} to {@code to} quoting all of {@code quoted}. */
+    public PacketScript unreachable(long t, String from, String to, int code, byte[] quoted, int ttl) {
+        byte[] p = from.indexOf(':') >= 0
+                ? Ipv6Builder.ipv6(from, to).hopLimit(ttl).icmpv6(IcmpBuilder.v6Unreachable(code, quoted, quoted.length)).build()
+                : Ipv4Builder.ipv4(from, to).ttl(ttl).icmp(IcmpBuilder.v4Unreachable(code, quoted, quoted.length)).build();
+        return packet(t, p, LinkBuilder.MAC_B);
+    }
+
+    /** Ends the capture at the last packet and returns what the analysis found. */
+    public Result finish() {
+        if (result == null) {
+            result = analysis.finish();
+        }
+        return result;
+    }
+
+    public List<Finding> findings() {
+        return finish().findings();
+    }
+
+    /** Every finding, diagnosed. */
+    public List<Diagnosis> diagnoses() {
+        return Report.of(finish(), Integer.MAX_VALUE, null).diagnoses();
+    }
+}
