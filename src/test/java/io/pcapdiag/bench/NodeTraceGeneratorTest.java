@@ -21,15 +21,38 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URLClassLoader;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The benchmark trace must be reproducible, readable by tcpdump, and hold exactly the failures
  * its planted.json promises. The capture is re-read here with a tiny independent reader and the
- * planted attempts are re-derived from the packets with DESIGN.md's attempt rules.
+ * planted attempts are re-derived from the packets with DESIGN.md's attempt rules. The generator
+ * lives with the benchmark (scripts/bench.d/NodeTraceGenerator.java); it is compiled from there, as
+ * scripts/bench compiles it.
  */
 class NodeTraceGeneratorTest {
+    private static Method main;
+    private static String[] patterns;
+
+    @BeforeAll
+    static void compileTheGenerator(@TempDir Path classes) throws Exception {
+        Path src = Path.of(System.getProperty("pcapdiag.project.dir", ".")).resolve("scripts/bench.d/NodeTraceGenerator.java");
+        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(), src.toString());
+        assertEquals(0, rc, "javac " + src);
+        URLClassLoader loader = new URLClassLoader(new java.net.URL[] {classes.toUri().toURL()},
+                NodeTraceGeneratorTest.class.getClassLoader());
+        Class<?> gen = loader.loadClass("io.pcapdiag.bench.NodeTraceGenerator");
+        main = gen.getMethod("main", String[].class);
+        java.lang.reflect.Field f = gen.getDeclaredField("PATTERNS");
+        f.setAccessible(true);
+        patterns = (String[]) f.get(null);
+    }
 
     private static final long SMALL = 20_000;
 
@@ -68,7 +91,7 @@ class NodeTraceGeneratorTest {
         assertEquals(readLong(planted(pcap), "packets"), capture.packets);
         assertEquals(readLong(planted(pcap), "attempts"), capture.attempts.size());
         assertEquals(expected, capture.findings());
-        for (String pattern : NodeTraceGenerator.PATTERNS) {
+        for (String pattern : patterns) {
             if (!pattern.equals("lb-probe-dropped")) {
                 assertTrue(expected.get(pattern) > 0, "nothing planted for " + pattern);
             }
@@ -118,7 +141,11 @@ class NodeTraceGeneratorTest {
         String[] all = Arrays.copyOf(args, args.length + 2);
         all[args.length] = "--out";
         all[args.length + 1] = out.toString();
-        NodeTraceGenerator.generate(NodeTraceGenerator.Options.parse(all));
+        try {
+            main.invoke(null, (Object) all);
+        } catch (IllegalAccessException | InvocationTargetException e) {
+            throw new IOException("the generator failed on " + Arrays.toString(all), e);
+        }
         return out;
     }
 
@@ -135,7 +162,7 @@ class NodeTraceGeneratorTest {
 
     private static Map<String, Long> plantedFindings(Path pcap) throws IOException {
         Map<String, Long> m = new LinkedHashMap<>();
-        for (String pattern : NodeTraceGenerator.PATTERNS) {
+        for (String pattern : patterns) {
             m.put(pattern, readLong(planted(pcap), pattern));
         }
         return m;
@@ -316,7 +343,7 @@ class NodeTraceGeneratorTest {
 
         Map<String, Long> findings() {
             Map<String, Long> m = new LinkedHashMap<>();
-            for (String pattern : NodeTraceGenerator.PATTERNS) {
+            for (String pattern : patterns) {
                 m.put(pattern, 0L);
             }
             // lb-probe-dropped needs >= 2 client ports from one source to one dst:port, unanswered.
