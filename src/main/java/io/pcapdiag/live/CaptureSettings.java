@@ -16,5 +16,4 @@ import java.nio.file.Path;
  */
 public record CaptureSettings(InterfacePatterns interfaces, String filter, int snaplen, int bufferSize,
                               boolean promiscuous, Path write, long count) {
-    public static final int DEFAULT_BUFFER_SIZE = 4 << 20;
 }
