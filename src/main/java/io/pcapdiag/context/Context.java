@@ -16,6 +16,11 @@ import java.util.function.Function;
  * <p>Addresses without a port are {@code Endpoint.address(hi, lo)}; a Service is its address and port.
  */
 public interface Context {
+    /** Whether this source reads the cluster or the node (so a cause it cannot judge is really unknown). */
+    default boolean informs() {
+        return false;
+    }
+
     /** Why {@code address} is a backend of the Service at {@code service} (V:p): it was DNAT'ed there, or it is listed. */
     default Optional<Fact> backendOf(Endpoint address, Endpoint service) {
         return Optional.empty();
@@ -49,18 +54,77 @@ public interface Context {
         return 0;
     }
 
+    // ---------------------------------------------------------------- names and the cluster
+
+    /** The object {@code e} belongs to: with a port, a Service's address first; else (or then) a pod or a node. */
+    default Optional<Ref> ref(Endpoint e) {
+        return Optional.empty();
+    }
+
+    /** The Service behind {@code vp} (address:port), or the Service holding the address when the port is none of its. */
+    default Optional<ServiceFacts> service(Endpoint vp) {
+        return Optional.empty();
+    }
+
+    /**
+     * The Service whose LoadBalancer ingress IPs include {@code address}, with that ingress's
+     * {@link ServiceFacts#lbIpMode() ipMode} (VIP when unset; Proxy: kube-proxy does not bind it).
+     */
+    default Optional<ServiceFacts> lbService(Endpoint address) {
+        return Optional.empty();
+    }
+
+    /** Whether the cluster's NetworkPolicies let {@code client} reach {@code target} (address:port of a pod). */
+    default Optional<PolicyVerdict> policy(Endpoint client, Endpoint target) {
+        return Optional.empty();
+    }
+
+    /** The name of the node the capture was taken on, and why pcapdiag thinks so (--node, node facts, inferred). */
+    default Optional<Reading> captureNode() {
+        return Optional.empty();
+    }
+
+    // ---------------------------------------------------------------- the node
+
+    /** A sysctl of the capture's node, e.g. {@code net.bridge.bridge-nf-call-iptables}. */
+    default Optional<Reading> sysctl(String key) {
+        return Optional.empty();
+    }
+
+    /** The hairpin mode (0/1) of the bridge port {@code client} sits behind; {@code ifIndex} is where its SYN was seen (-1: unknown). */
+    default Optional<Reading> hairpin(Endpoint client, int ifIndex) {
+        return Optional.empty();
+    }
+
+    /**
+     * Whether {@code address} is one of the capture's node's own addresses: value the interface holding it,
+     * null when the node facts list it on no interface.
+     */
+    default Optional<Reading> localAddress(Endpoint address) {
+        return Optional.empty();
+    }
+
+    /** How much a node counter (nstat or conntrack statistics name) rose over the node facts' sample (value: the rise). */
+    default Optional<Reading> counterRise(String counter) {
+        return Optional.empty();
+    }
+
+    /** The name of the capture's node's interface {@code ifIndex}. */
+    default Optional<String> interfaceName(int ifIndex) {
+        return Optional.empty();
+    }
+
     /** Several sources as one: each question goes to them in order, and the first that knows answers. */
     static Context of(List<Context> sources) {
         List<Context> all = List.copyOf(sources);
         return new Context() {
             private Optional<Fact> first(Function<Context, Optional<Fact>> q) {
-                for (Context c : all) {
-                    Optional<Fact> f = q.apply(c);
-                    if (f.isPresent()) {
-                        return f;
-                    }
-                }
-                return Optional.empty();
+                return any(q);
+            }
+
+            @Override
+            public boolean informs() {
+                return all.stream().anyMatch(Context::informs);
             }
 
             @Override
@@ -95,6 +159,66 @@ public interface Context {
                     n += c.unpairedIcmpTo(client);
                 }
                 return n;
+            }
+
+            private <T> Optional<T> any(Function<Context, Optional<T>> q) {
+                for (Context c : all) {
+                    Optional<T> t = q.apply(c);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
+            }
+
+            @Override
+            public Optional<Ref> ref(Endpoint e) {
+                return any(c -> c.ref(e));
+            }
+
+            @Override
+            public Optional<ServiceFacts> service(Endpoint vp) {
+                return any(c -> c.service(vp));
+            }
+
+            @Override
+            public Optional<ServiceFacts> lbService(Endpoint address) {
+                return any(c -> c.lbService(address));
+            }
+
+            @Override
+            public Optional<PolicyVerdict> policy(Endpoint client, Endpoint target) {
+                return any(c -> c.policy(client, target));
+            }
+
+            @Override
+            public Optional<Reading> captureNode() {
+                return any(Context::captureNode);
+            }
+
+            @Override
+            public Optional<Reading> sysctl(String key) {
+                return any(c -> c.sysctl(key));
+            }
+
+            @Override
+            public Optional<Reading> hairpin(Endpoint client, int ifIndex) {
+                return any(c -> c.hairpin(client, ifIndex));
+            }
+
+            @Override
+            public Optional<Reading> localAddress(Endpoint address) {
+                return any(c -> c.localAddress(address));
+            }
+
+            @Override
+            public Optional<Reading> counterRise(String counter) {
+                return any(c -> c.counterRise(counter));
+            }
+
+            @Override
+            public Optional<String> interfaceName(int ifIndex) {
+                return any(c -> c.interfaceName(ifIndex));
             }
         };
     }

@@ -1,6 +1,8 @@
 package io.pcapdiag.diagnosis;
 
+import io.pcapdiag.causes.Causes;
 import io.pcapdiag.context.Context;
+import io.pcapdiag.context.Ref;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Rules;
 import io.pcapdiag.track.Attempt;
@@ -20,7 +22,13 @@ public final class Diagnose {
     }
 
     public Diagnosis of(Finding f) {
-        return new Diagnosis(f, evidence(f.examples().get(0)), Rules.rule(f.pattern()).explain(f, context), citeCaptures);
+        return new Diagnosis(f, name(f.client()), name(f.target()), f.responder() == null ? null : name(f.responder()),
+                Causes.judge(f, context), evidence(f.examples().get(0)), Rules.rule(f.pattern()).explain(f, context),
+                citeCaptures, context.informs());
+    }
+
+    private Ref name(io.pcapdiag.track.Endpoint e) {
+        return context.ref(e).orElse(null);
     }
 
     /** The packets of one attempt that tell its story: its SYN, its DNAT'ed copy, the answer, the client's reset. */

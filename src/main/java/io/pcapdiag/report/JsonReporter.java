@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.pcapdiag.analysis.CaptureSummary;
 import io.pcapdiag.analysis.Result;
+import io.pcapdiag.causes.CauseVerdict;
+import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.EvidencePacket;
@@ -48,8 +50,20 @@ public final class JsonReporter implements Reporter {
     }
 
     record FindingDto(String pattern, String severity, String title, String client, String target, String responder,
-                      long attempts, long retransmissions, long clientResets, int distinctClientPorts, String firstSeen,
+                      long attempts, RefDto clientRef, RefDto targetRef, RefDto responderRef, List<CauseDto> causes,
+                      long retransmissions, long clientResets, int distinctClientPorts, String firstSeen,
                       String lastSeen, List<EvidenceDto> evidence, ExplanationDto explanation) {
+    }
+
+    /** DESIGN.md's {@code *_ref}: {kind, namespace, name, port, node}. */
+    record RefDto(String kind, String namespace, String name, String port, String node) {
+    }
+
+    /** DESIGN.md's {@code causes[]}: {id, verdict, facts[], fix[]}. */
+    record CauseDto(String id, String title, String verdict, List<FactDto> facts, List<String> fix) {
+    }
+
+    record FactDto(String source, String text) {
     }
 
     record EvidenceDto(String role, String capture, long frame, String time, String iface, String summary) {
@@ -118,10 +132,21 @@ public final class JsonReporter implements Reporter {
         for (EvidencePacket p : d.evidence()) {
             evidence.add(new EvidenceDto(p.role().id(), p.capture(), p.frame(), Times.utc(p.nanos()), p.iface(), p.summary()));
         }
+        List<CauseDto> causes = new ArrayList<>(d.causes().size());
+        for (CauseVerdict c : d.causes()) {
+            List<FactDto> facts = new ArrayList<>(c.facts().size());
+            c.facts().forEach(fact -> facts.add(new FactDto(fact.source().id(), fact.text())));
+            causes.add(new CauseDto(c.cause().id(), c.cause().title(), c.verdict().id(), facts, c.fix()));
+        }
         return new FindingDto(f.pattern().id(), f.severity().id(), f.pattern().title(), f.client().toString(),
                 f.target().toString(), f.responder() == null ? null : f.responder().toString(), f.attempts(),
-                f.retransmissions(), f.clientResets(), f.distinctClientPorts(), Times.utc(f.firstNanos()),
+                ref(d.client()), ref(d.target()), ref(d.responder()), causes, f.retransmissions(), f.clientResets(),
+                f.distinctClientPorts(), Times.utc(f.firstNanos()),
                 Times.utc(f.lastNanos()), evidence, explanation(d.explanation(), d.citeCaptures()));
+    }
+
+    private static RefDto ref(Ref r) {
+        return r == null ? null : new RefDto(r.kind(), r.namespace(), r.name(), r.port(), r.node());
     }
 
     private static ExplanationDto explanation(Explanation x, boolean citeCaptures) {

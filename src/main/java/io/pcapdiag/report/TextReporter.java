@@ -3,6 +3,10 @@ package io.pcapdiag.report;
 import io.pcapdiag.analysis.CaptureSummary;
 import io.pcapdiag.analysis.InterfaceStatus;
 import io.pcapdiag.analysis.Result;
+import io.pcapdiag.causes.CauseVerdict;
+import io.pcapdiag.causes.Verdict;
+import io.pcapdiag.context.Fact;
+import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.EvidencePacket;
@@ -104,15 +108,17 @@ public final class TextReporter implements Reporter {
         Finding f = d.finding();
         String sev = f.severity() == Severity.ERROR ? paint("ERROR", "1;31") : paint("WARNING", "1;33");
         out.println(sev + " " + paint(f.pattern().id(), "1") + ": " + f.pattern().title());
-        StringBuilder who = new StringBuilder("  ").append(f.client()).append(" -> ").append(f.target());
+        StringBuilder who = new StringBuilder("  ").append(named(f.client().toString(), d.client())).append(" -> ")
+                .append(named(f.target().toString(), d.target()));
         if (f.responder() != null) {
-            who.append(", answered by ").append(f.responder());
+            who.append(", answered by ").append(named(f.responder().toString(), d.responder()));
         }
         who.append(", ").append(f.attempts()).append(f.attempts() == 1 ? " attempt" : " attempts");
         if (f.attempts() > 1) {
             who.append(" between ").append(Times.utc(f.firstNanos())).append(" and ").append(Times.utc(f.lastNanos()));
         }
         out.println(who);
+        causes(d);
         Explanation x = d.explanation();
         List<String> told = new ArrayList<>();
         List<String> cited = new ArrayList<>();
@@ -152,6 +158,57 @@ public final class TextReporter implements Reporter {
                 wrap("       trade-off: ", "         ", rem.tradeoff());
             }
         }
+    }
+
+    /** {@code 10.96.0.10:53 (svc kube-system/kube-dns:dns)}, or the address alone when the context has no name for it. */
+    static String named(String address, Ref ref) {
+        return ref == null ? address : address + " (" + ref.text() + ")";
+    }
+
+    /**
+     * The candidate causes: confirmed ones with their facts and the commands that fix them, then the
+     * consistent ones, what is ruled out and why, and what no context could judge.
+     */
+    private void causes(Diagnosis d) {
+        if (d.causes().isEmpty()) {
+            return;
+        }
+        if (d.causes().stream().allMatch(c -> c.verdict() == Verdict.UNKNOWN)) {
+            out.println(d.informed()
+                    ? "  Cause: unconfirmed (the context given cannot judge " + ids(d.causes()) + ")"
+                    : "  Cause: unconfirmed (no cluster or node context)");
+            return;
+        }
+        List<String> unknown = new ArrayList<>();
+        for (CauseVerdict c : d.causes()) {
+            switch (c.verdict()) {
+                case CONFIRMED, CONSISTENT -> {
+                    String head = c.verdict() == Verdict.CONFIRMED ? "  Cause (confirmed): " : "  Possible cause (consistent): ";
+                    wrap(head, "    ", c.cause().id() + ": " + c.cause().title());
+                    for (Fact fact : c.facts()) {
+                        wrap("    [" + fact.source().id() + "] ", "      ", fact.text());
+                    }
+                    for (String fix : c.fix()) {
+                        wrap("    Fix: ", "      ", fix);
+                    }
+                }
+                case CONTRADICTED -> {
+                    StringJoiner why = new StringJoiner("; ");
+                    c.facts().forEach(fact -> why.add("[" + fact.source().id() + "] " + fact.text()));
+                    wrap("  Ruled out: ", "    ", c.cause().id() + ": " + why);
+                }
+                case UNKNOWN -> unknown.add(c.cause().id());
+            }
+        }
+        if (!unknown.isEmpty()) {
+            wrap("  Not judged (no context tells): ", "    ", String.join(", ", unknown));
+        }
+    }
+
+    private static String ids(List<CauseVerdict> causes) {
+        StringJoiner j = new StringJoiner(", ");
+        causes.forEach(c -> j.add(c.cause().id()));
+        return j.toString();
     }
 
     /** {@code text} as a sentence of a paragraph: capitalised, {@code suffix} (its references) before the one period. */

@@ -1,0 +1,47 @@
+package io.pcapdiag.causes;
+
+import io.pcapdiag.context.Context;
+import io.pcapdiag.rules.Finding;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The cause table of DESIGN.md, one class per row: for a finding, every candidate cause of its pattern,
+ * judged against the context, confirmed first and contradicted last (table order within a verdict).
+ *
+ * <pre>
+ * cause                        patterns                                  confirmed by
+ * etp-local-no-local-endpoint  vip-local-reject, no-response             cluster: ETP Local, no ready endpoint on the node
+ * service-no-endpoints         vip-local-reject, no-response,            cluster: no ready endpoint anywhere
+ *                              icmp-unreachable
+ * port-not-in-service          vip-local-reject                          cluster: the address is a Service's, the port none of its
+ * bridge-nf-call-off           nat-bypass-reply                          node: bridge-nf-call-ip(6)tables 0, or no br_netfilter
+ * hairpin-mode-off             hairpin-self                              node: hairpin mode 0 on the client's bridge port
+ * lb-vip-bound-locally         lb-probe-dropped                          node: the source is a local address; cluster: LB IP
+ *                                                                        without ipMode Proxy
+ * network-policy               no-response                               cluster: a policy selects the target, none admits
+ * conntrack-full               no-response                               node: count at max, or drop / early_drop rising
+ * rp-filter                    no-response                               node: IPReversePathFilter rising, or strict rp_filter
+ * </pre>
+ */
+public final class Causes {
+    private static final List<CauseRule> TABLE = List.of(new EtpLocalNoLocalEndpoint(), new ServiceNoEndpoints(),
+            new PortNotInService(), new BridgeNfCallOff(), new HairpinModeOff(), new LbVipBoundLocally(),
+            new NetworkPolicy(), new ConntrackFull(), new RpFilter());
+
+    private Causes() {
+    }
+
+    /** The finding's candidate causes, judged and ranked; empty for patterns without any. */
+    public static List<CauseVerdict> judge(Finding f, Context context) {
+        List<CauseVerdict> out = new ArrayList<>();
+        for (CauseRule r : TABLE) {
+            if (r.patterns().contains(f.pattern()) && r.applies(f)) {
+                out.add(r.judge(f, context));
+            }
+        }
+        out.sort(Comparator.comparing(CauseVerdict::verdict));
+        return out;
+    }
+}
