@@ -20,6 +20,9 @@ SCENARIOS=(
     closed-port
     service-no-endpoints
     service-drop
+    policy-reject
+    policy-reject-v6
+    delayed-connect
 )
 
 # kube-proxy's iptables chains, reduced to what a scenario needs. The comments are the ones
@@ -240,4 +243,59 @@ sc_service_drop() {
     record_stop
     expect node-eth0 "dst port $NODEPORT_LOCAL and tcp[tcpflags] == tcp-syn" 3
     expect node-eth0 "src port $NODEPORT_LOCAL" 0 0
+}
+
+# policy-reject: a NetworkPolicy enforced by a CNI that rejects rather than drops: pod A may not reach
+# pod B:80. The rule sits in FORWARD, where br_netfilter (on) hands it the bridged traffic between the
+# two pods; REJECT --reject-with icmp-admin-prohibited (icmp6-adm-prohibited) answers for B with ICMP
+# type 3 code 13 (ICMPv6 type 1 code 1), from the node's address on the bridge (icmp_send() picks the
+# source by route lookup towards A).
+policy_reject() {
+    local fam=$1 b ipt reject a
+    if [[ $fam == 6 ]]; then
+        b=$B6 a=$A6 ipt=ip6tables reject=icmp6-adm-prohibited
+    else
+        b=$B4 a=$A4 ipt=iptables reject=icmp-admin-prohibited
+    fi
+    topo_up "$fam"
+    brnf 1
+    serve "$NS_B" 80 "$([[ $fam == 6 ]] && echo --v6)"
+    nsx "$NS_NODE" "$ipt" -N KUBE-NWPLCY-WEB
+    nsx "$NS_NODE" "$ipt" -A FORWARD -d "$b" -j KUBE-NWPLCY-WEB
+    nsx "$NS_NODE" "$ipt" -A KUBE-NWPLCY-WEB -s "$a" -p tcp --dport 80 \
+        -m comment --comment "default/web-allow-frontend: client pods are not admitted" -j REJECT --reject-with "$reject"
+    record pod
+    # Linux reports an administratively prohibited ICMP error to connect() as EHOSTUNREACH (and as
+    # EACCES for ICMPv6 code 1 on newer kernels): "unreachable" or an error, not "refused".
+    dial "$NS_A" "$([[ $fam == 6 ]] && echo error:EACCES || echo unreachable)" "$b" 80 --sport 40001 --timeout 2
+    record_stop
+    if [[ $fam == 6 ]]; then
+        expect pod-eth0 "icmp6 and ip6[40] == 1 and ip6[41] == 1" 1
+    else
+        expect pod-eth0 "icmp[icmptype] == icmp-unreach and icmp[icmpcode] == 13" 1
+    fi
+    expect pod-eth0 "tcp and src host $b" 0 0
+}
+sc_policy_reject() { policy_reject 4; }
+sc_policy_reject_v6() { policy_reject 6; }
+
+# delayed-connect: the first SYN of a connection is lost and only its retransmission, a second later,
+# is answered. What loses it on real nodes (a conntrack insert race, IPVS conn_reuse_mode, a full
+# table) cannot be made here on demand; the stand-in is a rule that drops the first SYN pod A sends to
+# pod B:80 and lets every later one through (xt_recent, keyed by source). The second connection is
+# answered at once: 1 of 2 attempts delayed.
+sc_delayed_connect() {
+    topo_up 4
+    brnf 1
+    serve "$NS_B" 80
+    nsx "$NS_NODE" iptables -A FORWARD -d "$B4" -p tcp --syn --dport 80 -m recent --name pdlab-first --rcheck --seconds 60 -j ACCEPT
+    nsx "$NS_NODE" iptables -A FORWARD -d "$B4" -p tcp --syn --dport 80 -m recent --name pdlab-first --set \
+        -m comment --comment "stand-in for a lost first SYN" -j DROP
+    record pod
+    dial "$NS_A" ok "$B4" 80 --sport 40001 --timeout 3 --send
+    dial "$NS_A" ok "$B4" 80 --sport 40002 --timeout 3 --send
+    record_stop
+    expect pod-eth0 "tcp[tcpflags] == tcp-syn and dst port 80 and src port 40001" 2 2
+    expect pod-eth0 "tcp[tcpflags] == tcp-syn and dst port 80 and src port 40002" 1 1
+    expect pod-eth0 "src host $B4 and tcp[tcpflags] == tcp-syn|tcp-ack" 2 2
 }

@@ -20,15 +20,17 @@ import java.util.List;
  * hairpin-mode-off             hairpin-self                              node: hairpin mode 0 on the client's bridge port
  * lb-vip-bound-locally         lb-probe-dropped                          node: the source is a local address; cluster: LB IP
  *                                                                        without ipMode Proxy
- * network-policy               no-response                               cluster: a policy selects the target, none admits
- * conntrack-full               no-response                               node: count at max, or drop / early_drop rising
+ * network-policy               no-response, policy-reject                cluster: a policy selects the target, none admits
+ * conntrack-full               no-response, delayed-connect              node: count at max, or drop / early_drop rising
+ * conntrack-insert-race        delayed-connect                           node: insert_failed rising
+ * ipvs-conn-reuse              delayed-connect                           kube-proxy ipvs, conn_reuse_mode 1, a ~1 s gap
  * rp-filter                    no-response                               node: IPReversePathFilter rising, or strict rp_filter
  * </pre>
  */
 public final class Causes {
     private static final List<CauseRule> TABLE = List.of(new EtpLocalNoLocalEndpoint(), new ServiceNoEndpoints(),
             new PortNotInService(), new BridgeNfCallOff(), new HairpinModeOff(), new LbVipBoundLocally(),
-            new NetworkPolicy(), new ConntrackFull(), new RpFilter());
+            new NetworkPolicy(), new ConntrackFull(), new ConntrackInsertRace(), new IpvsConnReuse(), new RpFilter());
 
     private Causes() {
     }

@@ -25,7 +25,7 @@ final class ConntrackFull implements CauseRule {
 
     @Override
     public Set<Pattern> patterns() {
-        return Set.of(Pattern.NO_RESPONSE);
+        return Set.of(Pattern.NO_RESPONSE, Pattern.DELAYED_CONNECT);
     }
 
     @Override

@@ -21,7 +21,7 @@ final class NetworkPolicy implements CauseRule {
 
     @Override
     public Set<Pattern> patterns() {
-        return Set.of(Pattern.NO_RESPONSE);
+        return Set.of(Pattern.NO_RESPONSE, Pattern.POLICY_REJECT);
     }
 
     @Override

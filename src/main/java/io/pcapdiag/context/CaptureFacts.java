@@ -31,6 +31,8 @@ public final class CaptureFacts implements Context, TrackerSink {
     /** Per target that answered with its own SYN-ACK: the first answered attempt, and whether another client was answered too. */
     private final Map<Endpoint, Answered> answered = new HashMap<>();
     private final Map<Endpoint, Long> unpairedIcmp = new HashMap<>();
+    /** Decided attempts per target address:port. */
+    private final Map<Endpoint, long[]> attempts = new HashMap<>();
     private boolean citeCaptures;
     private long overflow;
 
@@ -53,6 +55,14 @@ public final class CaptureFacts implements Context, TrackerSink {
 
     @Override
     public void decided(Attempt a) {
+        long[] n = attempts.get(a.target());
+        if (n == null && room(attempts)) {
+            n = new long[1];
+            attempts.put(a.target(), n);
+        }
+        if (n != null) {
+            n[0]++;
+        }
         Sighting nat = a.natCopy();
         if (nat != null) {
             Map<Endpoint, Sighting> backends = dnat.get(a.target());
@@ -160,6 +170,12 @@ public final class CaptureFacts implements Context, TrackerSink {
                     + ref(icmp) + "): the node holds it as a VIP"));
         }
         return Optional.empty();
+    }
+
+    @Override
+    public long attemptsTo(Endpoint target) {
+        long[] n = attempts.get(target);
+        return n == null ? 0 : n[0];
     }
 
     @Override

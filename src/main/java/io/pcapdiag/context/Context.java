@@ -54,6 +54,11 @@ public interface Context {
         return 0;
     }
 
+    /** Attempts to {@code target} (address:port) decided so far, whatever their outcome. */
+    default long attemptsTo(Endpoint target) {
+        return 0;
+    }
+
     // ---------------------------------------------------------------- names and the cluster
 
     /** The object {@code e} belongs to: with a port, a Service's address first; else (or then) a pod or a node. */
@@ -76,6 +81,11 @@ public interface Context {
 
     /** Whether the cluster's NetworkPolicies let {@code client} reach {@code target} (address:port of a pod). */
     default Optional<PolicyVerdict> policy(Endpoint client, Endpoint target) {
+        return Optional.empty();
+    }
+
+    /** kube-proxy's mode (iptables, ipvs, nftables), from its ConfigMap or its :10249/proxyMode on the node. */
+    default Optional<Reading> proxyMode() {
         return Optional.empty();
     }
 
@@ -159,6 +169,20 @@ public interface Context {
                     n += c.unpairedIcmpTo(client);
                 }
                 return n;
+            }
+
+            @Override
+            public long attemptsTo(Endpoint target) {
+                long n = 0;
+                for (Context c : all) {
+                    n += c.attemptsTo(target);
+                }
+                return n;
+            }
+
+            @Override
+            public Optional<Reading> proxyMode() {
+                return any(Context::proxyMode);
             }
 
             private <T> Optional<T> any(Function<Context, Optional<T>> q) {

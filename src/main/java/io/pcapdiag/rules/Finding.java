@@ -24,6 +24,9 @@ public final class Finding {
     private long clientResets;
     /** The context's facts that made a group rule name this finding's pattern. */
     private List<Fact> facts = List.of();
+    /** Delayed connects: the shortest and longest time from the first SYN to the answered one. */
+    private long minDelayNanos = Long.MAX_VALUE;
+    private long maxDelayNanos = Long.MIN_VALUE;
     private long firstNanos = Long.MAX_VALUE;
     private long lastNanos = Long.MIN_VALUE;
     private final List<Attempt> examples = new ArrayList<>(1);
@@ -43,6 +46,10 @@ public final class Finding {
         retransmissions += a.retransmissions();
         if (a.clientReset() != null) {
             clientResets++;
+        }
+        if (a.delayed()) {
+            minDelayNanos = Math.min(minDelayNanos, a.delayNanos());
+            maxDelayNanos = Math.max(maxDelayNanos, a.delayNanos());
         }
         firstNanos = Math.min(firstNanos, a.synNanos());
         lastNanos = Math.max(lastNanos, a.synNanos());
@@ -115,6 +122,16 @@ public final class Finding {
     /** Distinct client ports, counted up to 64. */
     public int distinctClientPorts() {
         return portCount;
+    }
+
+    /** Delayed connects: the shortest delay from a first SYN to the SYN that was answered, else -1. */
+    public long minDelayNanos() {
+        return minDelayNanos == Long.MAX_VALUE ? -1 : minDelayNanos;
+    }
+
+    /** Delayed connects: the longest such delay, else -1. */
+    public long maxDelayNanos() {
+        return maxDelayNanos == Long.MIN_VALUE ? -1 : maxDelayNanos;
     }
 
     public long firstNanos() {

@@ -9,8 +9,10 @@ public enum Pattern {
     NAT_BYPASS_REPLY("nat-bypass-reply", Severity.ERROR, "the reply came from the backend, not from the Service address that was dialed"),
     HAIRPIN_SELF("hairpin-self", Severity.ERROR, "a backend of a Service got no answer when it dialed that Service itself"),
     LB_PROBE_DROPPED("lb-probe-dropped", Severity.ERROR, "load-balancer probes sourced from a VIP get no reply"),
+    POLICY_REJECT("policy-reject", Severity.WARNING, "rejected as administratively prohibited: a policy or firewall"),
     CONNECTION_REFUSED("connection-refused", Severity.WARNING, "connection refused (RST)"),
     ICMP_UNREACHABLE("icmp-unreachable", Severity.WARNING, "rejected with an ICMP error on the path"),
+    DELAYED_CONNECT("delayed-connect", Severity.WARNING, "connected only after the SYN was retransmitted"),
     NO_RESPONSE("no-response", Severity.WARNING, "no response to the SYN");
 
     private final String id;

@@ -17,19 +17,22 @@ import java.util.Map;
  * attempt  BYPASSED    nat-bypass-reply     SYN-ACK with ack = ISN+1 from B:bp != V:vp, none from V:vp
  * attempt  REFUSED     connection-refused   RST with ack = ISN+1
  * attempt  REJECTED    vip-local-reject     ICMP port unreachable whose source is V itself
+ * attempt  REJECTED    policy-reject        ICMP 3/9,10,13 or ICMPv6 1/1,5,6 (administratively prohibited)
  * attempt  REJECTED    icmp-unreachable     any other ICMP error quoting the SYN
+ * attempt  ANSWERED    delayed-connect      answered by V:vp only after >= 1 SYN retransmission
  * attempt  UNANSWERED  no-response          nothing (SYN retransmitted, or 3 s of capture after it)
  * group    no-response or a bypass          S is a backend of V:p (DNAT'ed to S, or listed);
  *          answered from S itself           hairpin-self
  * group    no-response lb-probe-dropped     >= 2 client ports; S no backend of D:p; D:p answers others, or
  *                                           S is an LB ingress IP (or a VIP); not when the context lists
  *                                           every LB IP and S is none of them
- * -        ANSWERED, PENDING, EVICTED       no finding
+ * -        ANSWERED at once, PENDING, EVICTED   no finding
  * </pre>
  */
 public final class Rules {
     private static final List<AttemptRule> ATTEMPT_RULES = List.of(
-            new NatBypassReply(), new ConnectionRefused(), new VipLocalReject(), new IcmpUnreachable(), new NoResponse());
+            new NatBypassReply(), new ConnectionRefused(), new VipLocalReject(), new PolicyReject(), new IcmpUnreachable(),
+            new DelayedConnect(), new NoResponse());
     private static final List<GroupRule> GROUP_RULES = List.of(new HairpinSelf(), new LbProbeDropped());
 
     private static final Map<Outcome, AttemptRule[]> BY_OUTCOME = new EnumMap<>(Outcome.class);

@@ -43,6 +43,12 @@ public final class Attempt {
     /** The first DNAT'ed copy of the SYN (same client, port and ISN, other destination), if seen. */
     Sighting natCopy;
     boolean answeredByTarget;
+    /** SYN retransmissions the client had sent when the dialed address first answered. */
+    int retransmissionsBeforeAnswer;
+    /** The SYN (first or a retransmission) the dialed address answered, by capture time. */
+    long answeredSynNanos;
+    /** The dialed address's SYN-ACK, kept only when it came after a retransmission (a delayed connect). */
+    Sighting synAck;
     Sighting otherSynAck;
     Sighting reset;
     Sighting icmp;
@@ -148,9 +154,25 @@ public final class Attempt {
         return outcome;
     }
 
-    /** The packet that decided the outcome, or null when nothing answered. */
+    /** Answered by the dialed address, but only after the client retransmitted its SYN. */
+    public boolean delayed() {
+        return answeredByTarget && retransmissionsBeforeAnswer > 0;
+    }
+
+    /** Retransmissions before the answer of a delayed attempt. */
+    public int retransmissionsBeforeAnswer() {
+        return retransmissionsBeforeAnswer;
+    }
+
+    /** For a delayed attempt: from its first SYN to the SYN that was answered (1 s, 3 s: the client's RTO). */
+    public long delayNanos() {
+        return answeredSynNanos - synNanos;
+    }
+
+    /** The packet that decided the outcome (for a delayed answer, its SYN-ACK), or null when nothing answered. */
     public Sighting answer() {
         return switch (outcome) {
+            case ANSWERED -> synAck;
             case BYPASSED -> otherSynAck;
             case REFUSED -> reset;
             case REJECTED -> icmp;
@@ -158,7 +180,10 @@ public final class Attempt {
         };
     }
 
-    /** Who answered: ip:port of a SYN-ACK or RST, the source address of an ICMP error; null when nobody did. */
+    /**
+     * Who answered: ip:port of a SYN-ACK or RST, the source address of an ICMP error; null when nobody did,
+     * and for an attempt answered at once (no finding needs it then).
+     */
     public Endpoint responder() {
         Sighting a = answer();
         return a == null ? null : a.source();

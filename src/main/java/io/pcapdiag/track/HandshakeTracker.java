@@ -121,7 +121,14 @@ public final class HandshakeTracker {
             return;
         }
         if (a.isTarget(v.srcHi, v.srcLo, v.srcPort)) {
-            a.answeredByTarget = true;
+            if (!a.answeredByTarget) {
+                a.answeredByTarget = true;
+                a.retransmissionsBeforeAnswer = a.retransmissions;
+                a.answeredSynNanos = a.lastSynNanos;
+                if (a.retransmissions > 0) {
+                    a.synAck = new Sighting(f, v);
+                }
+            }
         } else if (a.otherSynAck == null) {
             a.otherSynAck = new Sighting(f, v);
         }

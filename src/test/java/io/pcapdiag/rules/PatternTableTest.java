@@ -73,9 +73,9 @@ class PatternTableTest {
 
     @Test
     void anotherIcmpErrorFromTheVipItselfIsNoVipLocalReject() {
-        // Host prohibited from the dialed address: a firewall on that host, not a node answering for a VIP.
+        // Host unreachable from the dialed address itself: not the port-unreachable a node answering for a VIP sends.
         PacketScript s = new PacketScript().syn(0, POD, 40001, VIP, 443, ISN)
-                .unreachable(100_000, VIP, POD, 10, synPacket(POD, 40001, VIP, 443, ISN), 64);
+                .unreachable(100_000, VIP, POD, 1, synPacket(POD, 40001, VIP, 443, ISN), 64);
         assertEquals(List.of("icmp-unreachable 10.244.0.18 -> 203.0.113.10:443 by 203.0.113.10 x1"), findings(s));
     }
 
@@ -209,6 +209,71 @@ class PatternTableTest {
         };
         PacketScript s = probes(answeredClient(new PacketScript(List.of(cluster))), VIP);
         assertEquals(List.of("no-response 203.0.113.10 -> 198.51.100.2:30080 by null x2"), findings(end(s)));
+    }
+
+    // ---------------------------------------------------------------- policy-reject
+
+    @Test
+    void policyRejectIsAdministrativelyProhibited() {
+        for (int code : new int[] {9, 10, 13}) {
+            PacketScript s = new PacketScript().syn(0, POD, 40001, BACKEND, 80, ISN)
+                    .unreachable(100_000, GW, POD, code, synPacket(POD, 40001, BACKEND, 80, ISN), 64);
+            assertEquals(List.of("policy-reject 10.244.0.18 -> 10.244.0.19:80 by 10.244.0.1 x1"), findings(s), "code " + code);
+        }
+    }
+
+    @Test
+    void policyRejectInIpv6IsCode156() {
+        for (int code : new int[] {1, 5, 6}) {
+            PacketScript s = new PacketScript().syn(0, "2001:db8:244::18", 40001, "2001:db8:244::19", 80, ISN)
+                    .unreachable(100_000, "2001:db8:244::1", "2001:db8:244::18", code,
+                            synPacket("2001:db8:244::18", 40001, "2001:db8:244::19", 80, ISN), 64);
+            assertEquals(List.of("policy-reject 2001:db8:244::18 -> [2001:db8:244::19]:80 by 2001:db8:244::1 x1"), findings(s),
+                    "code " + code);
+        }
+    }
+
+    @Test
+    void hostUnreachableIsNoPolicyReject() {
+        PacketScript s = new PacketScript().syn(0, POD, 40001, BACKEND, 80, ISN)
+                .unreachable(100_000, GW, POD, 1, synPacket(POD, 40001, BACKEND, 80, ISN), 64);
+        assertEquals(List.of("icmp-unreachable 10.244.0.18 -> 10.244.0.19:80 by 10.244.0.1 x1"), findings(s));
+    }
+
+    // ---------------------------------------------------------------- delayed-connect
+
+    @Test
+    void delayedConnectIsAnAnswerOnlyAfterARetransmission() {
+        PacketScript s = new PacketScript().syn(0, POD, 40001, BACKEND, 80, ISN)
+                .syn(S, POD, 40001, BACKEND, 80, ISN)
+                .synAck(S + 100_000, BACKEND, 80, POD, 40001, 5000, ISN + 1);
+        assertEquals(List.of("delayed-connect 10.244.0.18 -> 10.244.0.19:80 by 10.244.0.19:80 x1"), findings(end(s)));
+        assertEquals(S, s.findings().get(0).minDelayNanos(), "the gap: first SYN to the answered one");
+    }
+
+    @Test
+    void theSameSynSeenTwiceOnTwoInterfacesIsNoRetransmission() {
+        // -i any: the SYN on the pod's veth and on the bridge, microseconds apart, then the answer.
+        PacketScript s = new PacketScript().syn(0, POD, 40001, BACKEND, 80, ISN)
+                .syn(30_000, POD, 40001, BACKEND, 80, ISN)
+                .synAck(100_000, BACKEND, 80, POD, 40001, 5000, ISN + 1);
+        assertEquals(List.of(), findings(end(s)));
+    }
+
+    @Test
+    void aRetransmissionAfterTheAnswerIsNoDelay() {
+        PacketScript s = new PacketScript().syn(0, POD, 40001, BACKEND, 80, ISN)
+                .synAck(100_000, BACKEND, 80, POD, 40001, 5000, ISN + 1)
+                .syn(S, POD, 40001, BACKEND, 80, ISN);
+        assertEquals(List.of(), findings(end(s)));
+    }
+
+    @Test
+    void aLateAnswerFromAnotherAddressIsABypassNotADelay() {
+        PacketScript s = new PacketScript().syn(0, POD, 40001, SVC, 8080, ISN)
+                .syn(S, POD, 40001, SVC, 8080, ISN)
+                .synAck(S + 100_000, BACKEND, 80, POD, 40001, 5000, ISN + 1);
+        assertEquals(List.of("nat-bypass-reply 10.244.0.18 -> 10.96.10.80:8080 by 10.244.0.19:80 x1"), findings(end(s)));
     }
 
     // ---------------------------------------------------------------- connection-refused, icmp-unreachable, no-response
