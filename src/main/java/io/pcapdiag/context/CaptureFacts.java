@@ -1,5 +1,6 @@
 package io.pcapdiag.context;
 
+import io.pcapdiag.capture.TimeOrder;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Endpoint;
 import io.pcapdiag.track.Outcome;
@@ -22,13 +23,13 @@ public final class CaptureFacts implements Context, TrackerSink {
     /** Backends kept per Service address:port; more only count. */
     private static final int MAX_BACKENDS = 16;
 
-    /** The backends V:p was seen DNAT'ed to, each with the first DNAT'ed copy that showed it. */
+    /** The backends V:p was seen DNAT'ed to, each with the earliest DNAT'ed copy that showed it. */
     private final Map<Endpoint, Map<Endpoint, Sighting>> dnat = new HashMap<>();
-    /** Service addresses without port, from the DNAT'ed copies. */
+    /** Service addresses without port, from the earliest DNAT'ed copy. */
     private final Map<Endpoint, Sighting> dnatAddresses = new HashMap<>();
-    /** Addresses that answered a SYN to themselves with ICMP port unreachable. */
+    /** Addresses that answered a SYN to themselves with ICMP port unreachable: the earliest such answer. */
     private final Map<Endpoint, Sighting> localRejects = new HashMap<>();
-    /** Per target that answered with its own SYN-ACK: the first answered attempt, and whether another client was answered too. */
+    /** Per target that answered with its own SYN-ACK: the clients whose attempts came first. */
     private final Map<Endpoint, Answered> answered = new HashMap<>();
     private final Map<Endpoint, Long> unpairedIcmp = new HashMap<>();
     /** Decided attempts per target address:port. */
@@ -36,15 +37,58 @@ public final class CaptureFacts implements Context, TrackerSink {
     private boolean citeCaptures;
     private long overflow;
 
+    /**
+     * The {@link #CLIENTS_KEPT} clients of a target whose first answered attempt came first, with that
+     * attempt's SYN. Kept by capture order, not by the order attempts are decided (which depends on how the
+     * tracker's clock stepped), so the fact cited is the same however the capture was read.
+     */
     private static final class Answered {
-        final Endpoint client;
-        final Sighting syn;
-        Endpoint otherClient;
-        Sighting otherSyn;
+        static final int CLIENTS_KEPT = 4;
+        final Endpoint[] clients = new Endpoint[CLIENTS_KEPT];
+        final Attempt[] first = new Attempt[CLIENTS_KEPT];
+        int size;
 
-        Answered(Endpoint client, Sighting syn) {
-            this.client = client;
-            this.syn = syn;
+        void add(Attempt a) {
+            Endpoint c = a.client();
+            int latest = 0;
+            for (int i = 0; i < size; i++) {
+                if (clients[i].equals(c)) {
+                    if (a.before(first[i])) {
+                        first[i] = a;
+                    }
+                    return;
+                }
+                if (first[latest].before(first[i])) {
+                    latest = i;
+                }
+            }
+            if (size < CLIENTS_KEPT) {
+                clients[size] = c;
+                first[size++] = a;
+            } else if (a.before(first[latest])) {
+                clients[latest] = c;
+                first[latest] = a;
+            }
+        }
+
+        /** The first answered attempt of a client other than {@code client}, or null. */
+        Attempt other(Endpoint client) {
+            Attempt best = null;
+            for (int i = 0; i < size; i++) {
+                if (!clients[i].equals(client) && (best == null || first[i].before(best))) {
+                    best = first[i];
+                }
+            }
+            return best;
+        }
+    }
+
+    /** Keeps {@code s} under {@code key} unless an earlier sighting is already there (capture order). */
+    private <K> void keepEarliest(Map<K, Sighting> m, K key, Sighting s) {
+        Sighting had = m.get(key);
+        if (had == null ? room(m) : TimeOrder.compare(s.nanos, s.capture.index(), s.frame,
+                had.nanos, had.capture.index(), had.frame) < 0) {
+            m.put(key, s);
         }
     }
 
@@ -70,28 +114,22 @@ public final class CaptureFacts implements Context, TrackerSink {
                 backends = new HashMap<>();
                 dnat.put(a.target(), backends);
             }
-            if (backends != null && backends.size() < MAX_BACKENDS) {
-                backends.putIfAbsent(nat.destination(), nat);
+            if (backends != null && (backends.size() < MAX_BACKENDS || backends.containsKey(nat.destination()))) {
+                keepEarliest(backends, nat.destination(), nat);
             }
-            if (!dnatAddresses.containsKey(a.target().withoutPort()) && room(dnatAddresses)) {
-                dnatAddresses.put(a.target().withoutPort(), nat);
-            }
+            keepEarliest(dnatAddresses, a.target().withoutPort(), nat);
         }
         if (a.outcome() == Outcome.REJECTED && a.portUnreachableFromTarget()) {
-            Endpoint v = a.target().withoutPort();
-            if (!localRejects.containsKey(v) && room(localRejects)) {
-                localRejects.put(v, a.icmp());
-            }
+            keepEarliest(localRejects, a.target().withoutPort(), a.icmp());
         }
         if (a.outcome() == Outcome.ANSWERED) {
             Answered seen = answered.get(a.target());
-            if (seen == null) {
-                if (room(answered)) {
-                    answered.put(a.target(), new Answered(a.client(), a.syn()));
-                }
-            } else if (seen.otherClient == null && !seen.client.equals(a.client())) {
-                seen.otherClient = a.client();
-                seen.otherSyn = a.syn();
+            if (seen == null && room(answered)) {
+                seen = new Answered();
+                answered.put(a.target(), seen);
+            }
+            if (seen != null) {
+                seen.add(a);
             }
         }
     }
@@ -141,19 +179,12 @@ public final class CaptureFacts implements Context, TrackerSink {
     @Override
     public Optional<Fact> answersOthers(Endpoint target, Endpoint client) {
         Answered a = answered.get(target);
-        if (a == null) {
-            return Optional.empty();
-        }
-        Endpoint other = a.client;
-        Sighting syn = a.syn;
-        if (a.client.equals(client.withoutPort())) {
-            other = a.otherClient;
-            syn = a.otherSyn;
-        }
+        Attempt other = a == null ? null : a.other(client.withoutPort());
         if (other == null) {
             return Optional.empty();
         }
-        return Optional.of(Fact.capture(target + " answered " + other + " in this capture (SYN " + ref(syn) + ")"));
+        return Optional.of(Fact.capture(target + " answered " + other.client() + " in this capture (SYN "
+                + ref(other.syn()) + ")"));
     }
 
     @Override

@@ -53,10 +53,26 @@ public final class Finding {
         }
         firstNanos = Math.min(firstNanos, a.synNanos());
         lastNanos = Math.max(lastNanos, a.synNanos());
-        if (examples.size() < EXAMPLES) {
-            examples.add(a);
-        }
+        addExample(a);
         addPort(a.clientPort());
+    }
+
+    /**
+     * Keeps the {@link #EXAMPLES} attempts whose first SYN came first in capture time. The order in which
+     * the tracker decides attempts depends on how its clock stepped, which differs between reading on one
+     * thread and on two; the examples (and so the evidence) must not.
+     */
+    private void addExample(Attempt a) {
+        int at = examples.size();
+        while (at > 0 && a.before(examples.get(at - 1))) {
+            at--;
+        }
+        if (at < EXAMPLES) {
+            examples.add(at, a);
+            if (examples.size() > EXAMPLES) {
+                examples.remove(EXAMPLES);
+            }
+        }
     }
 
     private void addPort(int port) {

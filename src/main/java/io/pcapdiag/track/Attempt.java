@@ -2,9 +2,12 @@ package io.pcapdiag.track;
 
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.Frame;
+import io.pcapdiag.capture.TimeOrder;
 import io.pcapdiag.decode.IcmpKind;
 import io.pcapdiag.decode.IcmpTable;
 import io.pcapdiag.decode.PacketView;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One connection attempt: identified by (client address, client port, ISN). Retransmissions, copies of
@@ -54,6 +57,15 @@ public final class Attempt {
     Sighting icmp;
     /** The client's RST to a SYN-ACK it had no socket for (seq = ISN+1). */
     Sighting clientReset;
+    /**
+     * Every later packet of the attempt, in capture order: the SYN again (on another interface, after DNAT,
+     * retransmitted) and its answers. Null until there is one (most attempts are one SYN and one SYN-ACK,
+     * and an answer at once is not kept); at most {@link #MAX_FRAMES}, the rest counted.
+     */
+    ArrayList<Sighting> frames;
+    int framesNotKept;
+    /** Later packets kept per attempt: a path across a node and a few retransmissions. */
+    static final int MAX_FRAMES = 32;
     boolean evicted;
     Outcome outcome;
     /** Capture time after which the attempt is decided; pushed back by each retransmission. */
@@ -85,6 +97,18 @@ public final class Attempt {
         synSrcMac = v.srcMac;
         synDstMac = v.dstMac;
         lastSynNanos = f.nanos;
+    }
+
+    /** Keeps a later packet of this attempt (see {@link #frames}). */
+    void see(Sighting s) {
+        if (frames == null) {
+            frames = new ArrayList<>(4);
+        }
+        if (frames.size() < MAX_FRAMES) {
+            frames.add(s);
+        } else {
+            framesNotKept++;
+        }
     }
 
     boolean is(long hi, long lo, int port, int seq) {
@@ -121,6 +145,20 @@ public final class Attempt {
         return synNanos;
     }
 
+    /** The frame number of the first SYN in its capture. */
+    public long synFrame() {
+        return synFrame;
+    }
+
+    /**
+     * Whether this attempt's first SYN came before {@code b}'s in capture order ({@link TimeOrder}). The
+     * tracker decides attempts in an order that depends on how its clock stepped (one reading thread or
+     * two); whatever keeps "the first" of something must ask this instead.
+     */
+    public boolean before(Attempt b) {
+        return TimeOrder.compare(synNanos, synCapture.index(), synFrame, b.synNanos, b.synCapture.index(), b.synFrame) < 0;
+    }
+
     /** The capture the first SYN was seen in. */
     public Capture synCapture() {
         return synCapture;
@@ -128,6 +166,21 @@ public final class Attempt {
 
     public int retransmissions() {
         return retransmissions;
+    }
+
+    /** Every packet kept of this attempt, in capture order: its first SYN, then {@link #frames}. */
+    public List<Sighting> frames() {
+        List<Sighting> all = new ArrayList<>(1 + (frames == null ? 0 : frames.size()));
+        all.add(syn());
+        if (frames != null) {
+            all.addAll(frames);
+        }
+        return all;
+    }
+
+    /** Later packets of this attempt beyond {@link #MAX_FRAMES}: seen, but not kept. */
+    public int framesNotKept() {
+        return framesNotKept;
     }
 
     public Sighting natCopy() {

@@ -98,9 +98,11 @@ public final class HandshakeTracker {
             peakOpen = Math.max(peakOpen, table.size());
             return;
         }
+        Sighting seen = new Sighting(f, v);
+        a.see(seen);
         if (!a.isTarget(v.dstHi, v.dstLo, v.dstPort)) {
             if (a.natCopy == null) {
-                a.natCopy = new Sighting(f, v);
+                a.natCopy = seen;
             }
         } else if (f.nanos - a.lastSynNanos >= RETRANSMIT_GAP_NANOS) {
             long gap = f.nanos - a.lastSynNanos;
@@ -127,10 +129,17 @@ public final class HandshakeTracker {
                 a.answeredSynNanos = a.lastSynNanos;
                 if (a.retransmissions > 0) {
                     a.synAck = new Sighting(f, v);
+                    a.see(a.synAck);
                 }
+            } else if (a.synAck != null) {
+                a.see(new Sighting(f, v)); // a delayed answer seen again, on another interface
             }
-        } else if (a.otherSynAck == null) {
-            a.otherSynAck = new Sighting(f, v);
+        } else {
+            Sighting seen = new Sighting(f, v);
+            a.see(seen);
+            if (a.otherSynAck == null) {
+                a.otherSynAck = seen;
+            }
         }
     }
 
@@ -139,9 +148,11 @@ public final class HandshakeTracker {
         if ((v.flags & PacketView.ACK) != 0) {
             Attempt a = table.get(v.dstHi, v.dstLo, v.dstPort, v.ack - 1);
             if (a != null) {
+                Sighting seen = new Sighting(f, v);
+                a.see(seen);
                 if (a.reset == null || (!a.isTarget(a.reset.srcHi, a.reset.srcLo, a.reset.srcPort)
                         && a.isTarget(v.srcHi, v.srcLo, v.srcPort))) {
-                    a.reset = new Sighting(f, v);
+                    a.reset = seen;
                 }
                 return;
             }
@@ -149,8 +160,10 @@ public final class HandshakeTracker {
         // The client refusing a SYN-ACK it has no socket for answers with SEQ = the SYN-ACK's ACK = ISN+1.
         Attempt a = table.get(v.srcHi, v.srcLo, v.srcPort, v.seq - 1);
         if (a != null) {
+            Sighting seen = new Sighting(f, v);
+            a.see(seen);
             if (a.clientReset == null) {
-                a.clientReset = new Sighting(f, v);
+                a.clientReset = seen;
             }
             return;
         }
@@ -167,8 +180,10 @@ public final class HandshakeTracker {
             unmatchedAnswers++;
             return;
         }
+        Sighting seen = new Sighting(f, v);
+        a.see(seen);
         if (a.icmp == null) {
-            a.icmp = new Sighting(f, v);
+            a.icmp = seen;
         }
     }
 
