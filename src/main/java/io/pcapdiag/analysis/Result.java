@@ -26,6 +26,17 @@ public record Result(List<CaptureSummary> captures, List<Finding> findings, Map<
     public record TrackerStats(long attempts, long evicted, long peakOpen, int maxOpen, long unmatchedAnswers) {
     }
 
+    /** The nodes the captures are labelled with ({@code --label FILE=NODE}). */
+    public java.util.Set<String> labelledNodes() {
+        java.util.Set<String> nodes = new java.util.TreeSet<>();
+        for (CaptureSummary c : captures) {
+            if (c.capture().node() != null) {
+                nodes.add(c.capture().node());
+            }
+        }
+        return nodes;
+    }
+
     /** True when no input could be read at all. */
     public boolean nothingRead() {
         return captures.stream().noneMatch(CaptureSummary::opened);

@@ -124,6 +124,15 @@ public interface Context {
         return Optional.empty();
     }
 
+    /**
+     * The interfaces a packet to {@code destination} leaves the capture's node through, in the order it
+     * crosses them (its routes, bridges and neighbours): {@code [cni0, veth-b]}, {@code [flannel.1, eth0]};
+     * empty when the node's topology is unknown.
+     */
+    default List<String> expectedPath(Endpoint destination) {
+        return List.of();
+    }
+
     /** Several sources as one: each question goes to them in order, and the first that knows answers. */
     static Context of(List<Context> sources) {
         List<Context> all = List.copyOf(sources);
@@ -243,6 +252,17 @@ public interface Context {
             @Override
             public Optional<String> interfaceName(int ifIndex) {
                 return any(c -> c.interfaceName(ifIndex));
+            }
+
+            @Override
+            public List<String> expectedPath(Endpoint destination) {
+                for (Context c : all) {
+                    List<String> p = c.expectedPath(destination);
+                    if (!p.isEmpty()) {
+                        return p;
+                    }
+                }
+                return List.of();
             }
         };
     }

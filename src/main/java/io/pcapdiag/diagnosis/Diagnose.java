@@ -3,28 +3,117 @@ package io.pcapdiag.diagnosis;
 import io.pcapdiag.causes.Causes;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.context.Ref;
+import io.pcapdiag.decode.PacketView;
+import io.pcapdiag.track.Endpoint;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Rules;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Sighting;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** Explains findings into {@link Diagnosis diagnoses}, with what the context knows. */
 public final class Diagnose {
     private final Context context;
     private final boolean citeCaptures;
+    private final Set<String> labelledNodes;
 
-    /** @param citeCaptures the run reads several captures, so references to packets name the capture */
-    public Diagnose(Context context, boolean citeCaptures) {
+    /**
+     * @param citeCaptures  the run reads several captures, so references to packets name the capture
+     * @param labelledNodes the nodes the run's captures are labelled with ({@code --label}): a node among
+     *                      them that never saw a SYN is known not to have seen it
+     */
+    public Diagnose(Context context, boolean citeCaptures, Set<String> labelledNodes) {
         this.context = context;
         this.citeCaptures = citeCaptures;
+        this.labelledNodes = Set.copyOf(labelledNodes);
     }
 
     public Diagnosis of(Finding f) {
+        Attempt first = f.examples().get(0);
+        List<PathHop> path = path(first);
+        PathHop last = null;
+        String vanished = null;
+        if (f.responder() == null) {
+            last = path.get(path.size() - 1);
+            vanished = vanished(f, first, path);
+        }
         return new Diagnosis(f, name(f.client()), name(f.target()), f.responder() == null ? null : name(f.responder()),
-                Causes.judge(f, context), evidence(f.examples().get(0)), Rules.rule(f.pattern()).explain(f, context),
-                citeCaptures, context.informs());
+                Causes.judge(f, context), evidence(first), path, last, vanished,
+                Rules.rule(f.pattern()).explain(f, context), citeCaptures, context.informs());
+    }
+
+    /**
+     * The places the SYN was seen, each once, in the order it first got there: the client's veth, the
+     * bridge, out again after DNAT, the backend's veth; another node's capture.
+     */
+    List<PathHop> path(Attempt a) {
+        List<PathHop> hops = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Sighting s : a.frames()) {
+            if (s.icmp || (s.flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) != PacketView.SYN) {
+                continue; // answers travel the other way
+            }
+            PathHop hop = hop(a, s);
+            if (seen.add(hop.capture() + "|" + hop.node() + "|" + hop.iface() + "|" + hop.direction() + "|" + hop.destination())) {
+                hops.add(hop);
+            }
+        }
+        return hops;
+    }
+
+    private PathHop hop(Attempt a, Sighting s) {
+        String node = s.capture.node();
+        String iface = s.interfaceName;
+        if (iface == null && s.ifIndex >= 0) {
+            iface = context.interfaceName(s.ifIndex).orElse("ifindex " + s.ifIndex);
+        }
+        if (iface == null) {
+            iface = s.capture.labelledInterface();
+        }
+        String direction = switch (s.packetType) {
+            case 0, 1, 2, 3 -> "in";
+            case 4 -> "out";
+            default -> null;
+        };
+        Endpoint dst = s.destination();
+        return new PathHop(s.capture.name(), s.frame, s.nanos, node, iface, direction, dst.toString(),
+                !dst.equals(a.target()), null);
+    }
+
+    /**
+     * Between which two places an unanswered SYN vanished, when that can be told: the node's topology says
+     * where a packet to its (DNAT'ed) destination goes after the last place it was seen; or captures from
+     * several nodes show it left one and never reached the target's.
+     */
+    String vanished(Finding f, Attempt a, List<PathHop> path) {
+        PathHop last = path.get(path.size() - 1);
+        Endpoint dst = a.natCopy() != null ? a.natCopy().destination() : a.target();
+        String targetNode = context.ref(dst).map(Ref::node).orElse(null);
+        if (targetNode != null && last.node() != null && !targetNode.equals(last.node())
+                && labelledNodes.contains(targetNode) && path.stream().noneMatch(h -> targetNode.equals(h.node()))) {
+            return "after " + last.place() + ", before " + targetNode + ": it left " + last.node() + " and never reached "
+                    + targetNode + " (its capture has no copy of it)";
+        }
+        List<String> expected = context.expectedPath(dst.withoutPort());
+        if (expected.isEmpty()) {
+            return null;
+        }
+        int reached = -1;
+        for (int i = 0; i < expected.size(); i++) {
+            String hop = expected.get(i);
+            if (path.stream().anyMatch(h -> hop.equals(h.iface()))) {
+                reached = i;
+            }
+        }
+        String after = "after " + last.place() + (last.afterDnat() ? " (DNAT'ed to " + last.destination() + ")" : "");
+        if (reached == expected.size() - 1) {
+            return after + ", at " + expected.get(reached) + " or beyond: it was delivered towards " + dst.address()
+                    + " and no answer came back";
+        }
+        return after + ", before " + expected.get(reached + 1);
     }
 
     private Ref name(io.pcapdiag.track.Endpoint e) {

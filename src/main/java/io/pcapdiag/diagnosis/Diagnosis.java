@@ -16,15 +16,21 @@ import java.util.List;
  * @param responder    the responder's, or null
  * @param causes       candidate causes, confirmed first, contradicted last; empty when the pattern has none
  * @param evidence     the packets of its first attempt, in the order of the story
+ * @param path         where the first attempt's SYN was seen, in the order it got there
+ * @param lastSeen     for an unanswered finding, the last place its SYN was seen; else null
+ * @param vanished     for an unanswered finding whose path the context can tell, between which two places the
+ *                     SYN vanished (e.g. "after DNAT on cni0, before veth-b"); else null
  * @param explanation  what happened, what it rests on, how to check and fix it
  * @param citeCaptures the run read several captures: references to packets name the capture
  * @param informed     a cluster snapshot or node facts were given: causes left unknown are so for want of
  *                     the kind of context they need, not for want of any
  */
 public record Diagnosis(Finding finding, Ref client, Ref target, Ref responder, List<CauseVerdict> causes,
-                        List<EvidencePacket> evidence, Explanation explanation, boolean citeCaptures, boolean informed) {
+                        List<EvidencePacket> evidence, List<PathHop> path, PathHop lastSeen, String vanished,
+                        Explanation explanation, boolean citeCaptures, boolean informed) {
     public Diagnosis {
         causes = List.copyOf(causes);
         evidence = List.copyOf(evidence);
+        path = List.copyOf(path);
     }
 }

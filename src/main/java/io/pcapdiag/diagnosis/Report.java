@@ -33,7 +33,7 @@ public record Report(Result result, List<Diagnosis> diagnoses, Map<Pattern, Long
 
     /** Diagnoses the first {@code maxFindings} findings of {@code r}; only those are explained. */
     public static Report of(Result r, int maxFindings, Live live) {
-        Diagnose diagnose = new Diagnose(r.context(), r.citeCaptures());
+        Diagnose diagnose = new Diagnose(r.context(), r.citeCaptures(), r.labelledNodes());
         List<Diagnosis> listed = new ArrayList<>(Math.min(maxFindings, r.findings().size()));
         Map<Pattern, Long> notListed = new EnumMap<>(Pattern.class);
         for (Pattern p : Pattern.values()) {

@@ -170,7 +170,7 @@ final class LiveAnalysis {
         }
         long t0 = System.nanoTime();
         Result r = analysis.result();
-        Diagnose diagnose = new Diagnose(r.context(), r.citeCaptures());
+        Diagnose diagnose = new Diagnose(r.context(), r.citeCaptures(), r.labelledNodes());
         List<Finding> fresh = new ArrayList<>();
         for (Finding f : r.findings()) {
             Pattern before = reported.put(f, f.pattern());

@@ -1,6 +1,7 @@
 package io.pcapdiag.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -11,6 +12,7 @@ import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.EvidencePacket;
+import io.pcapdiag.diagnosis.PathHop;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.rules.Explanation;
 import io.pcapdiag.rules.Finding;
@@ -51,8 +53,14 @@ public final class JsonReporter implements Reporter {
 
     record FindingDto(String pattern, String severity, String title, String client, String target, String responder,
                       long attempts, RefDto clientRef, RefDto targetRef, RefDto responderRef, List<CauseDto> causes,
-                      long retransmissions, long clientResets, int distinctClientPorts, String firstSeen,
-                      String lastSeen, List<EvidenceDto> evidence, ExplanationDto explanation) {
+                      long retransmissions, long clientResets, int distinctClientPorts, String firstAttempt,
+                      String lastAttempt, List<EvidenceDto> evidence, List<HopDto> path, HopDto lastSeen,
+                      String vanishedBetween, ExplanationDto explanation) {
+    }
+
+    /** One place of {@code path}: where the SYN was seen. */
+    record HopDto(String capture, long frame, String time, String node, @JsonProperty("interface") String iface,
+                  String direction, String destination, boolean afterDnat, String tunnel) {
     }
 
     /** DESIGN.md's {@code *_ref}: {kind, namespace, name, port, node}. */
@@ -141,8 +149,14 @@ public final class JsonReporter implements Reporter {
         return new FindingDto(f.pattern().id(), f.severity().id(), f.pattern().title(), f.client().toString(),
                 f.target().toString(), f.responder() == null ? null : f.responder().toString(), f.attempts(),
                 ref(d.client()), ref(d.target()), ref(d.responder()), causes, f.retransmissions(), f.clientResets(),
-                f.distinctClientPorts(), Times.utc(f.firstNanos()),
-                Times.utc(f.lastNanos()), evidence, explanation(d.explanation(), d.citeCaptures()));
+                f.distinctClientPorts(), Times.utc(f.firstNanos()), Times.utc(f.lastNanos()), evidence,
+                d.path().stream().map(JsonReporter::hop).toList(), d.lastSeen() == null ? null : hop(d.lastSeen()),
+                d.vanished(), explanation(d.explanation(), d.citeCaptures()));
+    }
+
+    private static HopDto hop(PathHop h) {
+        return new HopDto(h.capture(), h.frame(), Times.utc(h.nanos()), h.node(), h.iface(), h.direction(), h.destination(),
+                h.afterDnat(), h.tunnel());
     }
 
     private static RefDto ref(Ref r) {

@@ -10,6 +10,7 @@ import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.EvidencePacket;
+import io.pcapdiag.diagnosis.PathHop;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.rules.Explanation;
 import io.pcapdiag.rules.Finding;
@@ -144,6 +145,7 @@ public final class TextReporter implements Reporter {
             out.println(String.format(Locale.ROOT, "    %-10s %s  %s", p.role().id(), where, Times.utc(p.nanos())));
             out.println("               " + p.summary());
         }
+        path(d);
         for (Statement o : x.observations()) {
             wrap("  Seen: ", "    ", withRefs(o.text(), o.packets(), d.citeCaptures()));
         }
@@ -202,6 +204,25 @@ public final class TextReporter implements Reporter {
         }
         if (!unknown.isEmpty()) {
             wrap("  Not judged (no context tells): ", "    ", String.join(", ", unknown));
+        }
+    }
+
+    /**
+     * Where the SYN went: every place it was seen, in order; for an unanswered finding the last of them and,
+     * when the context can tell, between which two places it vanished.
+     */
+    private void path(Diagnosis d) {
+        List<PathHop> path = d.path();
+        if (path.size() > 1 || d.lastSeen() != null) {
+            StringJoiner j = new StringJoiner(" -> ");
+            for (PathHop h : path) {
+                j.add(h.place() + (h.afterDnat() ? " to " + h.destination() : "") + (h.tunnel() != null ? " in " + h.tunnel() : "")
+                        + " (" + (d.citeCaptures() ? h.capture() + " " : "") + "#" + h.frame() + ")");
+            }
+            wrap("  Path: ", "    ", j + (path.size() == 1 ? ", the only place it was seen" : ""));
+        }
+        if (d.vanished() != null) {
+            wrap("  Vanished: ", "    ", d.vanished());
         }
     }
 
