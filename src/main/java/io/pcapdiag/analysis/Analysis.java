@@ -3,8 +3,10 @@ package io.pcapdiag.analysis;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.Frame;
+import io.pcapdiag.capture.FrameSource;
 import io.pcapdiag.capture.MergedSource;
 import io.pcapdiag.capture.ReadStats;
+import io.pcapdiag.capture.ShiftedSource;
 import io.pcapdiag.context.CaptureFacts;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.decode.Decoder;
@@ -166,7 +168,16 @@ public final class Analysis {
         for (Capture c : captures) {
             register(c);
         }
-        MergedSource merged = new MergedSource(captures, reader::open, new MergedSource.Listener() {
+        // Captures of several nodes: their clocks are aligned from the attempts they share (one more read).
+        Map<String, ClockOffsets.Offset> offsets = ClockOffsets.estimate(captures, reader);
+        for (Capture c : captures) {
+            summary(c).clock = c.node() == null ? null : offsets.get(c.node());
+        }
+        MergedSource merged = new MergedSource(captures, c -> {
+            FrameSource src = reader.open(c);
+            ClockOffsets.Offset o = c.node() == null ? null : offsets.get(c.node());
+            return o == null ? src : new ShiftedSource(src, -o.nanos());
+        }, new MergedSource.Listener() {
             @Override
             public void opened(Capture capture) {
                 summary(capture).opened = true;

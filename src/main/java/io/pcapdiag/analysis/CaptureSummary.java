@@ -30,6 +30,8 @@ public final class CaptureSummary {
     final List<String> errors = new ArrayList<>();
     boolean opened;
     ReadStats read = new ReadStats();
+    /** For a capture of another node than the first labelled one: how its clock was aligned, or null. */
+    ClockOffsets.Offset clock;
 
     /** The anomaly counted when the decoder itself failed on a packet (a bug, contained to that packet). */
     static final String DECODER_FAILURE = "decoder_failure";
@@ -157,6 +159,23 @@ public final class CaptureSummary {
             n += c;
         }
         return n;
+    }
+
+    /**
+     * How far this capture's clock ran ahead of the reference node's (negative: behind), as estimated from
+     * the attempts both saw; its timestamps were moved back by it for the analysis. Null when not estimated.
+     */
+    public Long clockOffsetNanos() {
+        return clock == null ? null : clock.nanos();
+    }
+
+    /** The node the clock offset is relative to, and how many shared attempts it rests on (0 when none). */
+    public String clockReference() {
+        return clock == null ? null : clock.reference();
+    }
+
+    public int clockMatched() {
+        return clock == null ? 0 : clock.matched();
     }
 
     /** The one-line errors reported while reading this capture, in order. */

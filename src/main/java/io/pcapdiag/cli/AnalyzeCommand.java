@@ -13,7 +13,9 @@ import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Severity;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,9 +52,34 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format;
 
+    @Option(names = "--label", paramLabel = "FILE=NODE[/IFACE]",
+            description = "Where a capture was recorded (repeatable): its node, and its interface when the capture does not"
+                    + " say (a plain pcap from tcpdump -i eth0). Captures of several nodes are matched by connection"
+                    + " attempt, and their clocks aligned from the attempts they share.")
+    List<String> labels = new ArrayList<>();
+
     @Option(names = "--reader", defaultValue = "builtin", paramLabel = "READER",
             description = "Capture reader: builtin (fast, no native code) or pcap4j (libpcap; must be installed) (default: ${DEFAULT-VALUE}).")
     String reader;
+
+    /** {@code --label FILE=NODE[/IFACE]} by file; a file that is not on the command line is a usage error. */
+    private Map<String, String> labels() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String l : labels) {
+            int eq = l.lastIndexOf('=');
+            if (eq <= 0 || eq == l.length() - 1) {
+                throw new IllegalArgumentException("--label takes FILE=NODE or FILE=NODE/INTERFACE, not '" + l + "'");
+            }
+            String file = l.substring(0, eq);
+            if (!files.contains(file)) {
+                throw new IllegalArgumentException("--label " + l + ": " + file + " is not among the captures on the command line");
+            }
+            if (out.put(file, l.substring(eq + 1)) != null) {
+                throw new IllegalArgumentException("--label: " + file + " is labelled twice");
+            }
+        }
+        return out;
+    }
 
     @Override
     public Integer call() {
@@ -65,9 +92,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (files.stream().filter("-"::equals).count() > 1) {
             throw new IllegalArgumentException("stdin (-) can be read only once");
         }
+        Map<String, String> labelled = labels();
         List<Capture> captures = new ArrayList<>();
         for (int i = 0; i < files.size(); i++) {
-            captures.add(new Capture(i, files.get(i)));
+            captures.add(new Capture(i, files.get(i), labelled.get(files.get(i))));
         }
         Analysis a = new Analysis(analysis.toOptions());
         var err = spec.commandLine().getErr();

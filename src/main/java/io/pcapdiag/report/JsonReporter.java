@@ -94,7 +94,11 @@ public final class JsonReporter implements Reporter {
     record CaptureDto(String file, boolean analysed, long packets, long bytes, List<String> linkTypes, String firstPacket,
                       String lastPacket, long tcp, long icmpErrors, long other, long truncated, long malformed,
                       long skippedRecords, long skippedBytes, Map<String, Long> anomalies, Map<String, Long> attempts,
-                      List<String> errors) {
+                      List<String> errors, String label, ClockDto clock) {
+    }
+
+    /** A capture of another node, aligned: its clock's offset from the reference node's, from shared attempts. */
+    record ClockDto(String reference, long offsetNanos, int sharedAttempts) {
     }
 
     private final Writer out;
@@ -214,7 +218,8 @@ public final class JsonReporter implements Reporter {
                 s.linkTypes().stream().map(LinkTypes::name).toList(),
                 any ? Times.utc(s.firstNanos()) : null, any ? Times.utc(s.lastNanos()) : null,
                 s.tcp(), s.icmpErrors(), s.other(), s.truncated(), s.malformed(), s.skippedRecords(), s.skippedBytes(),
-                s.weirds(), outcomes(s.outcomes()), s.errors());
+                s.weirds(), outcomes(s.outcomes()), s.errors(), s.capture().label(),
+                s.clockOffsetNanos() == null ? null : new ClockDto(s.clockReference(), s.clockOffsetNanos(), s.clockMatched()));
     }
 
     /** Jackson closes the writer it is given; stdout must stay open for the caller. */

@@ -91,6 +91,13 @@ public final class TextReporter implements Reporter {
         if (!s.errors().isEmpty()) {
             sb.append(", ").append(s.errors().size()).append(s.errors().size() == 1 ? " read error" : " read errors");
         }
+        if (s.clockOffsetNanos() != null) {
+            long off = s.clockOffsetNanos();
+            sb.append("; clock ").append(String.format(Locale.ROOT, "%.6f s", Math.abs(off) / 1e9))
+                    .append(off >= 0 ? " ahead of " : " behind ").append(s.clockReference()).append("'s (median over ")
+                    .append(s.clockMatched()).append(s.clockMatched() == 1 ? " shared attempt" : " shared attempts")
+                    .append("), aligned");
+        }
         return sb.toString();
     }
 
