@@ -5,6 +5,7 @@ import io.pcapdiag.analysis.Reader;
 import io.pcapdiag.analysis.Result;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.report.EvidenceFiles;
 import io.pcapdiag.report.Format;
 import io.pcapdiag.report.JsonLinesReporter;
 import io.pcapdiag.report.JsonReporter;
@@ -12,6 +13,7 @@ import io.pcapdiag.report.Reporter;
 import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Severity;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +59,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     + " say (a plain pcap from tcpdump -i eth0). Captures of several nodes are matched by connection"
                     + " attempt, and their clocks aligned from the attempts they share.")
     List<String> labels = new ArrayList<>();
+
+    @Option(names = "--evidence", paramLabel = "DIR",
+            description = "Write one pcapng per listed finding into DIR with only its packets, each commented with its"
+                    + " role; Wireshark and tshark open them.")
+    Path evidence;
 
     @Option(names = "--reader", defaultValue = "builtin", paramLabel = "READER",
             description = "Capture reader: builtin (fast, no native code) or pcap4j (libpcap; must be installed) (default: ${DEFAULT-VALUE}).")
@@ -114,8 +121,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
             case json -> new JsonReporter(out);
             case jsonl -> new JsonLinesReporter(out, null);
         };
-        reporter.report(Report.of(result, analysis.maxFindings(format == Format.text
-                ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS), null));
+        Report report = Report.of(result, analysis.maxFindings(format == Format.text
+                ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS), null);
+        reporter.report(report);
+        if (evidence != null) {
+            new EvidenceFiles(evidence, captures, r, line -> err.println("pcapdiag: " + line)).report(report);
+            err.flush();
+        }
         if (result.nothingRead()) {
             return ExitCodes.NO_INPUT;
         }

@@ -41,8 +41,49 @@ public final class Diagnose {
             vanished = vanished(f, first, path);
         }
         return new Diagnosis(f, name(f.client()), name(f.target()), f.responder() == null ? null : name(f.responder()),
-                Causes.judge(f, context), evidence(first), path, last, vanished,
+                Causes.judge(f, context), evidence(first), frames(f.examples()), DisplayFilter.of(f.examples()), path, last, vanished,
                 Rules.rule(f.pattern()).explain(f, context), citeCaptures, context.informs());
+    }
+
+    /** Every kept packet of the attempts, each with its role in its attempt, in capture order per attempt. */
+    static List<FrameRef> frames(List<Attempt> attempts) {
+        List<FrameRef> out = new ArrayList<>();
+        for (Attempt a : attempts) {
+            long lastSyn = Long.MIN_VALUE;
+            int sent = 0;
+            for (Sighting s : a.frames()) {
+                out.add(new FrameRef(s.capture.name(), s.capture.index(), s.frame, role(a, s, lastSyn, sent)));
+                if (!s.icmp && (s.flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) == PacketView.SYN
+                        && s.destination().equals(a.target())) {
+                    if (lastSyn == Long.MIN_VALUE || s.nanos - lastSyn >= io.pcapdiag.track.HandshakeTracker.RETRANSMIT_GAP_NANOS) {
+                        sent++;
+                        lastSyn = s.nanos;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** What {@code s} is in attempt {@code a}; {@code sent} SYN transmissions came before it, the last at {@code lastSyn}. */
+    private static String role(Attempt a, Sighting s, long lastSyn, int sent) {
+        if (s.icmp) {
+            return Role.ICMP.id();
+        }
+        int f = s.flags & (PacketView.SYN | PacketView.ACK | PacketView.RST);
+        if (f == PacketView.SYN) {
+            if (!s.destination().equals(a.target())) {
+                return Role.DNAT_COPY.id();
+            }
+            if (sent == 0) {
+                return Role.SYN.id();
+            }
+            return s.nanos - lastSyn < io.pcapdiag.track.HandshakeTracker.RETRANSMIT_GAP_NANOS ? "syn copy" : "syn retransmission " + sent;
+        }
+        if ((f & PacketView.SYN) != 0) {
+            return Role.SYN_ACK.id();
+        }
+        return s.source().sameAddress(a.client()) && s.srcPort == a.clientPort() ? Role.CLIENT_RST.id() : Role.RST.id();
     }
 
     /**

@@ -18,6 +18,8 @@ import java.util.List;
  * @param evidence     the packets of its first attempt, in the order of the story
  * @param path         where the first attempt's SYN was seen, in the order it got there
  * @param lastSeen     for an unanswered finding, the last place its SYN was seen; else null
+ * @param frames       every packet counted to the finding's example attempts, with its role
+ * @param displayFilter a Wireshark display filter that selects exactly {@code frames} in the original captures
  * @param vanished     for an unanswered finding whose path the context can tell, between which two places the
  *                     SYN vanished (e.g. "after DNAT on cni0, before veth-b"); else null
  * @param explanation  what happened, what it rests on, how to check and fix it
@@ -26,11 +28,12 @@ import java.util.List;
  *                     the kind of context they need, not for want of any
  */
 public record Diagnosis(Finding finding, Ref client, Ref target, Ref responder, List<CauseVerdict> causes,
-                        List<EvidencePacket> evidence, List<PathHop> path, PathHop lastSeen, String vanished,
-                        Explanation explanation, boolean citeCaptures, boolean informed) {
+                        List<EvidencePacket> evidence, List<FrameRef> frames, String displayFilter, List<PathHop> path,
+                        PathHop lastSeen, String vanished, Explanation explanation, boolean citeCaptures, boolean informed) {
     public Diagnosis {
         causes = List.copyOf(causes);
         evidence = List.copyOf(evidence);
+        frames = List.copyOf(frames);
         path = List.copyOf(path);
     }
 }

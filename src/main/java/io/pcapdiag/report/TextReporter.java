@@ -153,6 +153,7 @@ public final class TextReporter implements Reporter {
             out.println("               " + p.summary());
         }
         path(d);
+        out.println("  Wireshark: " + d.displayFilter());
         for (Statement o : x.observations()) {
             wrap("  Seen: ", "    ", withRefs(o.text(), o.packets(), d.citeCaptures()));
         }

@@ -1,0 +1,43 @@
+package io.pcapdiag.diagnosis;
+
+import io.pcapdiag.decode.Ip;
+import io.pcapdiag.track.Attempt;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * A Wireshark display filter that selects exactly the packets pcapdiag counts to a finding's attempts:
+ * per attempt, its SYN wherever it was seen (copies, DNAT'ed copies, retransmissions: same client port and
+ * ISN), the SYN-ACKs and RSTs that acknowledge ISN+1, the client's RST with seq ISN+1, and the ICMP errors
+ * quoting the SYN (Wireshark dissects the quoted header, so {@code tcp.seq_raw} matches inside them).
+ */
+public final class DisplayFilter {
+    private DisplayFilter() {
+    }
+
+    /** The filter for these attempts (a finding's examples), their terms joined with {@code ||}. */
+    public static String of(List<Attempt> attempts) {
+        StringJoiner any = new StringJoiner(" || ");
+        for (Attempt a : attempts) {
+            any.add(of(a));
+        }
+        return any.toString();
+    }
+
+    static String of(Attempt a) {
+        String ip = a.client().isV4() ? "ip" : "ipv6";
+        String client = Ip.format(a.client().hi(), a.client().lo());
+        long isn = a.isn() & 0xffffffffL;
+        long next = (isn + 1) & 0xffffffffL;
+        int port = a.clientPort();
+        // ICMP messages quote TCP headers too (errors, and ICMPv6 redirects): the TCP terms exclude them, the
+        // ICMP term takes only errors. Inside a quote Wireshark shows the sequence number absolute in tcp.seq.
+        String tcp = "(!icmp && !icmpv6 && ((" + ip + ".src==" + client + " && tcp.srcport==" + port
+                + " && ((tcp.flags.syn==1 && tcp.flags.ack==0 && tcp.seq_raw==" + isn + ") || (tcp.flags.reset==1 && tcp.seq_raw=="
+                + next + "))) || (" + ip + ".dst==" + client + " && tcp.dstport==" + port + " && tcp.ack_raw==" + next
+                + " && (tcp.flags.syn==1 || tcp.flags.reset==1))))";
+        String icmp = "((icmp.type==3 || icmp.type==11 || icmp.type==12 || icmpv6.type==1 || icmpv6.type==3 || icmpv6.type==4)"
+                + " && " + ip + ".dst==" + client + " && tcp.srcport==" + port + " && (tcp.seq==" + isn + " || tcp.seq_raw==" + isn + "))";
+        return "(" + tcp + " || " + icmp + ")";
+    }
+}

@@ -1,0 +1,85 @@
+package io.pcapdiag.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --evidence DIR}: one pcapng per finding that Wireshark's own reader opens, with exactly the
+ * packets its display filter selects in the original capture, each commented with its role, on
+ * interfaces named as in the original.
+ */
+class EvidenceTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void oneTsharkReadablePcapngPerFindingWithItsPacketsRolesAndInterfaces(@TempDir Path dir) throws Exception {
+        if (!onPath("tshark")) {
+            if (CliRun.inCi()) {
+                fail("tshark is not installed (scripts/test installs it)");
+            }
+            Assumptions.abort("tshark is not installed");
+        }
+        String capture = "captures/hairpin-no-brnf/multi.pcapng";
+        CliRun r = CliRun.of("analyze", "--format", "json", "--evidence", dir.toString(), capture);
+        assertEquals(0, r.code(), r.err());
+        JsonNode finding = JSON.readTree(r.out()).get("findings").get(0);
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.sorted().toList();
+        }
+        assertEquals(1, files.size(), files.toString());
+        assertTrue(r.err().contains("evidence: " + files.get(0)), r.err());
+
+        List<String> evidence = tshark(files.get(0).toString(), null, "frame.interface_name", "frame.comment");
+        List<String> original = tshark(CliRun.projectDir().resolve(capture).toString(), finding.get("display_filter").asText(),
+                "frame.interface_name");
+        assertEquals(original.size(), evidence.size(), "the same packets as the display filter selects: " + evidence);
+        assertTrue(evidence.get(0).startsWith("veth-a\tsyn; finding 1: nat-bypass-reply 10.244.0.18 -> 10.96.10.80:8080"),
+                evidence.get(0));
+        for (String role : List.of("\tdnat-copy;", "\tsyn-ack;", "\tclient-rst;", "\tsyn retransmission 1;")) {
+            assertTrue(evidence.stream().anyMatch(l -> l.contains(role)), role + " in " + evidence);
+        }
+        List<String> names = new ArrayList<>();
+        evidence.forEach(l -> names.add(l.substring(0, l.indexOf('\t'))));
+        assertEquals(original.stream().sorted().toList(), names.stream().sorted().toList(), "interfaces as in the original");
+    }
+
+    private static List<String> tshark(String file, String filter, String... fields) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("tshark", "-n", "-r", file));
+        if (filter != null) {
+            cmd.addAll(List.of("-Y", filter));
+        }
+        cmd.addAll(List.of("-T", "fields"));
+        for (String f : fields) {
+            cmd.addAll(List.of("-e", f));
+        }
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), String.join(" ", cmd));
+        return out.lines().filter(l -> !l.isBlank()).toList();
+    }
+
+    private static boolean onPath(String tool) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(d, tool))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,77 @@
+package io.pcapdiag.diagnosis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.pcapdiag.analysis.Analysis;
+import io.pcapdiag.analysis.Reader;
+import io.pcapdiag.capture.Capture;
+import io.pcapdiag.corpus.CaptureFilesOnDisk;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every finding's display filter, given to Wireshark's own engine ({@code tshark -Y}) on the original
+ * capture, selects exactly the frames pcapdiag counts to the finding: on every regression capture.
+ */
+class DisplayFilterTest {
+    @Test
+    void tsharkSelectsExactlyTheFindingsFrames() throws Exception {
+        if (!onPath("tshark")) {
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail("tshark is not installed (scripts/test installs it)");
+            }
+            Assumptions.abort("tshark is not installed");
+        }
+        List<Path> captures = CaptureFilesOnDisk.under(CaptureFilesOnDisk.projectDir().resolve("captures"));
+        List<String> wrong = new ArrayList<>();
+        int findings = 0;
+        for (Path p : captures) {
+            Analysis a = new Analysis(Analysis.Options.defaults());
+            a.read(List.of(new Capture(0, p.toString())), Reader.BUILTIN, line -> { });
+            for (Diagnosis d : Report.of(a.finish(), Integer.MAX_VALUE, null).diagnoses()) {
+                findings++;
+                TreeSet<Long> expected = new TreeSet<>();
+                d.frames().forEach(f -> expected.add(f.frame()));
+                TreeSet<Long> selected = tshark(p, d.displayFilter());
+                if (!expected.equals(selected)) {
+                    wrong.add(p + " " + d.finding().pattern().id() + ": pcapdiag " + expected + ", tshark -Y " + selected);
+                }
+            }
+        }
+        assertTrue(findings > 20, "only " + findings + " findings over " + captures.size() + " captures");
+        assertEquals(List.of(), wrong);
+    }
+
+    private static TreeSet<Long> tshark(Path capture, String filter) throws Exception {
+        Process p = new ProcessBuilder("tshark", "-n", "-r", capture.toString(), "-Y", filter, "-T", "fields", "-e", "frame.number")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), "tshark -Y '" + filter + "' on " + capture);
+        TreeSet<Long> frames = new TreeSet<>();
+        for (String line : out.lines().toList()) {
+            if (!line.isBlank()) {
+                frames.add(Long.parseLong(line.trim()));
+            }
+        }
+        return frames;
+    }
+
+    static boolean onPath(String tool) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(dir, tool))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
