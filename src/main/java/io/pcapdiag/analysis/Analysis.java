@@ -57,7 +57,8 @@ public final class Analysis {
     private final PacketView view = new PacketView();
     private final Findings findings;
     private final HandshakeTracker tracker;
-    private final List<Context> extraContext;
+    /** The capture's facts first, then the other sources: what rules, causes and names ask. */
+    private final Context context;
     private final List<CaptureSummary> summaries = new ArrayList<>();
     private final long[] outcomes = new long[Outcome.values().length];
     private final CaptureFacts captureFacts = new CaptureFacts();
@@ -83,7 +84,15 @@ public final class Analysis {
                 captureFacts.unpairedIcmp(destination);
             }
         }, options.maxOpen());
-        this.extraContext = options.context();
+        List<Context> sources = new ArrayList<>();
+        sources.add(captureFacts);
+        sources.addAll(options.context());
+        this.context = Context.of(sources);
+    }
+
+    /** What the analysis knows beyond the packets: the capture's own facts, then the sources it was given. */
+    public Context context() {
+        return context;
     }
 
     /**
@@ -265,10 +274,6 @@ public final class Analysis {
 
     /** The findings so far (live mode reports these periodically without ending the capture). */
     public Result result() {
-        List<Context> sources = new ArrayList<>();
-        sources.add(captureFacts);
-        sources.addAll(extraContext);
-        Context context = Context.of(sources);
         List<CaptureSummary> caps = new ArrayList<>();
         for (CaptureSummary s : summaries) {
             if (s != null) {

@@ -2,6 +2,7 @@ package io.pcapdiag.live;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.pcapdiag.analysis.InterfaceStatus;
+import io.pcapdiag.context.Ref;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.report.Progress;
@@ -31,7 +32,11 @@ import java.util.function.BooleanSupplier;
  *
  * <pre>
  * pcapdiag_attempts_total{outcome}                  connection attempts decided, by outcome
- * pcapdiag_findings_total{pattern}                  findings reported (new, or reclassified), by pattern
+ * pcapdiag_findings_total{pattern,namespace,service} findings reported (new, or reclassified), by pattern and
+ *                                                   target Service (empty when the context does not name it)
+ * pcapdiag_connect_duration_seconds{namespace,service} histogram: first SYN to SYN-ACK of answered attempts
+ * pcapdiag_label_overflow_total                     observations whose Service went beyond --max-label-services
+ *                                                   and were counted under service="_other"
  * pcapdiag_finding_attempts{pattern}                attempts in the current findings, by pattern
  * pcapdiag_capture_packets_total{interface}         packets that passed the filter and were analysed
  * pcapdiag_capture_received_total{interface}        libpcap ps_recv: packets the filter accepted
@@ -48,6 +53,15 @@ public final class LiveMetrics implements Reporter, Closeable {
     private final Counter received;
     private final Counter dropped;
     private final Gauge interfaces;
+    private final io.prometheus.metrics.core.metrics.Histogram connect;
+    private final Counter untimed;
+    private final Counter labelOverflow;
+    /** Services given a label of their own so far; past {@link #MAX_SERVICES} they share "_other". */
+    private final java.util.Set<String> services = new java.util.HashSet<>();
+    /** Distinct Service label values: Prometheus keeps a series per value, so their number is bounded. */
+    static final int MAX_SERVICES = 100;
+    static final String OTHER = "_other";
+    private long untimedSeen;
     private final EnumMap<Outcome, CounterDataPoint> byOutcome = new EnumMap<>(Outcome.class);
     /** What the counters were last told, so each tick adds what grew. */
     private final EnumMap<Outcome, Long> outcomesSeen = new EnumMap<>(Outcome.class);
@@ -60,8 +74,20 @@ public final class LiveMetrics implements Reporter, Closeable {
         attempts = Counter.builder().name("pcapdiag_attempts").constLabels(constant)
                 .help("TCP connection attempts decided, by outcome").labelNames("outcome").register(registry);
         findings = Counter.builder().name("pcapdiag_findings").constLabels(constant)
-                .help("Findings reported (a new finding, or one reclassified), by pattern").labelNames("pattern")
+                .help("Findings reported (a new finding, or one reclassified), by pattern and target Service (empty"
+                        + " when the context does not name it)").labelNames("pattern", "namespace", "service")
                 .register(registry);
+        connect = io.prometheus.metrics.core.metrics.Histogram.builder().name("pcapdiag_connect_duration_seconds")
+                .constLabels(constant).unit(io.prometheus.metrics.model.snapshots.Unit.SECONDS)
+                .help("Time from a connection attempt's first SYN to the target's SYN-ACK, by target Service (empty"
+                        + " when the context does not name it); retransmitted SYNs show as the client's 1 s, 3 s timeouts")
+                .classicUpperBounds(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+                .labelNames("namespace", "service").register(registry);
+        untimed = Counter.builder().name("pcapdiag_connect_untimed").constLabels(constant)
+                .help("Answered attempts whose connect time was not timed (a burst beyond what one tick keeps)").register(registry);
+        labelOverflow = Counter.builder().name("pcapdiag_label_overflow").constLabels(constant)
+                .help("Observations whose target Service exceeded the bound on distinct Service labels (counted under"
+                        + " service=\"_other\")").register(registry);
         findingAttempts = Gauge.builder().name("pcapdiag_finding_attempts").constLabels(constant)
                 .help("Connection attempts in the current findings, by pattern").labelNames("pattern").register(registry);
         packets = Counter.builder().name("pcapdiag_capture_packets").constLabels(constant)
@@ -80,7 +106,7 @@ public final class LiveMetrics implements Reporter, Closeable {
             byOutcome.put(o, attempts.labelValues(o.id()));
         }
         for (Pattern p : Pattern.values()) {
-            findings.initLabelValues(p.id());
+            findings.initLabelValues(p.id(), "", "");
             findingAttempts.labelValues(p.id()).set(0);
         }
     }
@@ -91,7 +117,22 @@ public final class LiveMetrics implements Reporter, Closeable {
 
     @Override
     public void finding(Diagnosis d, Pattern previous, long nowNanos) {
-        findings.labelValues(d.finding().pattern().id()).inc();
+        boolean svc = d.target() != null && Ref.SERVICE.equals(d.target().kind());
+        String[] ns = service(svc ? d.target().namespace() : "", svc ? d.target().name() : "");
+        findings.labelValues(d.finding().pattern().id(), ns[0], ns[1]).inc();
+    }
+
+    /** The (namespace, service) label values for a Service: its own among the first {@link #MAX_SERVICES}, else "_other". */
+    private String[] service(String namespace, String name) {
+        if (name.isEmpty()) {
+            return new String[] {"", ""};
+        }
+        String key = namespace + "/" + name;
+        if (services.contains(key) || services.size() < MAX_SERVICES && services.add(key)) {
+            return new String[] {namespace, name};
+        }
+        labelOverflow.inc();
+        return new String[] {OTHER, OTHER};
     }
 
     @Override
@@ -104,6 +145,14 @@ public final class LiveMetrics implements Reporter, Closeable {
             }
         });
         p.attempts().forEach((pattern, n) -> findingAttempts.labelValues(pattern.id()).set(n));
+        for (Progress.Connect c : p.connects()) {
+            String[] ns = service(c.namespace(), c.service());
+            connect.labelValues(ns[0], ns[1]).observe(c.nanos() / 1e9);
+        }
+        if (p.untimed() > untimedSeen) {
+            untimed.inc(p.untimed() - untimedSeen);
+            untimedSeen = p.untimed();
+        }
         int capturing = 0;
         for (InterfaceStatus i : p.interfaces()) {
             InterfaceStatus before = interfacesSeen.put(i.capture(), i);

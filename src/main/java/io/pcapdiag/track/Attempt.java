@@ -50,6 +50,8 @@ public final class Attempt {
     int retransmissionsBeforeAnswer;
     /** The SYN (first or a retransmission) the dialed address answered, by capture time. */
     long answeredSynNanos;
+    /** When the dialed address's first SYN-ACK was seen. */
+    long answerNanos;
     /** The dialed address's SYN-ACK, kept only when it came after a retransmission (a delayed connect). */
     Sighting synAck;
     Sighting otherSynAck;
@@ -215,6 +217,11 @@ public final class Attempt {
     /** Retransmissions before the answer of a delayed attempt. */
     public int retransmissionsBeforeAnswer() {
         return retransmissionsBeforeAnswer;
+    }
+
+    /** Answered by the dialed address: from the first SYN to its SYN-ACK (what the client waited), else -1. */
+    public long connectNanos() {
+        return answeredByTarget ? answerNanos - synNanos : -1;
     }
 
     /** For a delayed attempt: from its first SYN to the SYN that was answered (1 s, 3 s: the client's RTO). */

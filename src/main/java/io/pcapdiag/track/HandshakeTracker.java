@@ -127,6 +127,7 @@ public final class HandshakeTracker {
                 a.answeredByTarget = true;
                 a.retransmissionsBeforeAnswer = a.retransmissions;
                 a.answeredSynNanos = a.lastSynNanos;
+                a.answerNanos = f.nanos;
                 if (a.retransmissions > 0) {
                     a.synAck = new Sighting(f, v);
                     a.see(a.synAck);

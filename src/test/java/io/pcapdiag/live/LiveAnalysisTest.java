@@ -191,9 +191,9 @@ class LiveAnalysisTest {
         assertEquals(1.0, m.get("pcapdiag_attempts_total{node=\"node-1\",outcome=\"answered\"}"));
         assertEquals(1.0, m.get("pcapdiag_attempts_total{node=\"node-1\",outcome=\"unanswered\"}"));
         assertEquals(0.0, m.get("pcapdiag_attempts_total{node=\"node-1\",outcome=\"bypassed\"}"));
-        assertEquals(2.0, m.get("pcapdiag_findings_total{node=\"node-1\",pattern=\"connection-refused\"}"));
-        assertEquals(1.0, m.get("pcapdiag_findings_total{node=\"node-1\",pattern=\"no-response\"}"));
-        assertEquals(0.0, m.get("pcapdiag_findings_total{node=\"node-1\",pattern=\"nat-bypass-reply\"}"));
+        assertEquals(2.0, m.get("pcapdiag_findings_total{namespace=\"\",node=\"node-1\",pattern=\"connection-refused\",service=\"\"}"));
+        assertEquals(1.0, m.get("pcapdiag_findings_total{namespace=\"\",node=\"node-1\",pattern=\"no-response\",service=\"\"}"));
+        assertEquals(0.0, m.get("pcapdiag_findings_total{namespace=\"\",node=\"node-1\",pattern=\"nat-bypass-reply\",service=\"\"}"));
         assertEquals(2.0, m.get("pcapdiag_finding_attempts{node=\"node-1\",pattern=\"connection-refused\"}"));
         assertEquals(4.0, m.get("pcapdiag_capture_packets_total{interface=\"veth-a\",node=\"node-1\"}"));
         assertEquals(3.0, m.get("pcapdiag_capture_packets_total{interface=\"veth-b\",node=\"node-1\"}"));
@@ -201,6 +201,10 @@ class LiveAnalysisTest {
         assertEquals(3.0, m.get("pcapdiag_capture_dropped_total{by=\"kernel\",interface=\"veth-b\",node=\"node-1\"}"));
         assertEquals(1.0, m.get("pcapdiag_capture_dropped_total{by=\"interface\",interface=\"veth-b\",node=\"node-1\"}"));
         assertEquals(0.0, m.get("pcapdiag_capture_dropped_total{by=\"kernel\",interface=\"veth-a\",node=\"node-1\"}"));
+        // The one answered attempt's connect time (SYN-ACK 100 us after the SYN), no Service known: empty labels.
+        assertEquals(1.0, m.get("pcapdiag_connect_duration_seconds_count{namespace=\"\",node=\"node-1\",service=\"\"}"));
+        assertEquals(1.0, m.get("pcapdiag_connect_duration_seconds_bucket{namespace=\"\",node=\"node-1\",service=\"\",le=\"5.0E-4\"}"),
+                "100 us: in the first bucket");
 
         // Counters only grow by what libpcap's counters grew by.
         vethB.stats = new CaptureStats(15, 3, 1);
@@ -314,7 +318,7 @@ class LiveAnalysisTest {
         assertTrue(last.contains("lb-probe-dropped 203.0.113.10 -> 10.244.0.19:30080 (2 attempts)")
                 && last.endsWith("(was no-response)"), out.toString());
         Map<String, Double> m = scrape(metrics);
-        assertEquals(1.0, m.get("pcapdiag_findings_total{node=\"node-1\",pattern=\"lb-probe-dropped\"}"));
+        assertEquals(1.0, m.get("pcapdiag_findings_total{namespace=\"\",node=\"node-1\",pattern=\"lb-probe-dropped\",service=\"\"}"));
         assertEquals(2.0, m.get("pcapdiag_finding_attempts{node=\"node-1\",pattern=\"lb-probe-dropped\"}"));
         assertEquals(0.0, m.get("pcapdiag_finding_attempts{node=\"node-1\",pattern=\"no-response\"}"));
         assertEquals(Pattern.LB_PROBE_DROPPED, live.findings().get(0).pattern());
