@@ -36,6 +36,10 @@ MAC_LB_ETH0=02:00:00:00:0c:01
 
 LAB_DIR=${LAB_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
 TCP_PY=$LAB_DIR/tcp.py
+SNAPSHOT_PY=$LAB_DIR/snapshot.py
+# The pcapdiag to run (node-facts): the launcher, or what a test gives (PDLAB_PCAPDIAG, an executable).
+PCAPDIAG=${PDLAB_PCAPDIAG:-$LAB_DIR/../pcapdiag}
+NODE_NAME=pdlab-node     # the node's name in the cluster snapshots and node facts
 
 BG_PIDS=()    # servers and clients started in the background
 CAP_PIDS=()   # recorders, stopped with SIGINT
@@ -299,6 +303,44 @@ record() {
         fi
     done
     live_start
+    facts_start
+}
+
+# The context of each scenario, written beside its recordings: the node facts of the node namespace
+# (pcapdiag node-facts, counters sampled over the scenario) and the cluster snapshot a real cluster
+# would show (snapshot.py). CTX_FILES: file in $WORK -> name under $OUT/$SCENARIO/.
+FACTS_PID=
+CTX_FILES=()
+facts_start() {
+    CTX_FILES=()
+    nsx "$NS_NODE" "$PCAPDIAG" node-facts --node "$NODE_NAME" --sample 2s -o "$WORK/$SCENARIO.node-facts.json" \
+        >"$WORK/$SCENARIO.node-facts.log" 2>&1 &
+    FACTS_PID=$!
+    python3 "$SNAPSHOT_PY" "$SCENARIO" "$WORK/$SCENARIO.cluster.json" || die "$SCENARIO: snapshot.py failed"
+    CTX_FILES+=("$WORK/$SCENARIO.cluster.json:cluster.json" "$WORK/$SCENARIO.node-facts.json:node-facts.json")
+}
+
+facts_wait() {
+    [[ -n $FACTS_PID ]] || return 0
+    wait "$FACTS_PID" || die "$SCENARIO: pcapdiag node-facts failed: $(cat "$WORK/$SCENARIO.node-facts.log")"
+    FACTS_PID=
+}
+
+# contradict WHAT: the context a scenario's cause is ruled out by, into contradicted/: the cluster
+# snapshot changed (snapshot.py --contradicting) and, when WHAT is a command, the node facts read again
+# after running it in the node namespace (e.g. bridge-nf-call-iptables set to 1).
+contradict() {
+    python3 "$SNAPSHOT_PY" --contradicting "$SCENARIO" "$WORK/$SCENARIO.contradicted.cluster.json" ||
+        die "$SCENARIO: snapshot.py --contradicting failed"
+    CTX_FILES+=("$WORK/$SCENARIO.contradicted.cluster.json:contradicted/cluster.json")
+    if (($#)); then
+        "$@"
+        nsx "$NS_NODE" "$PCAPDIAG" node-facts --node "$NODE_NAME" -o "$WORK/$SCENARIO.contradicted.node-facts.json" \
+            >"$WORK/$SCENARIO.contradicted.log" 2>&1 || die "$SCENARIO: node-facts failed: $(cat "$WORK/$SCENARIO.contradicted.log")"
+    else
+        cp "$WORK/$SCENARIO.node-facts.json" "$WORK/$SCENARIO.contradicted.node-facts.json"
+    fi
+    CTX_FILES+=("$WORK/$SCENARIO.contradicted.node-facts.json:contradicted/node-facts.json")
 }
 
 # PDLAB_LIVE_CMD: a command (e.g. pcapdiag live) to run in the node namespace while each scenario
@@ -342,6 +384,7 @@ live_stop() {
 record_stop() {
     sleep 0.3
     live_stop
+    facts_wait
     local pid
     for pid in "${CAP_PIDS[@]}"; do
         kill -INT "$pid" 2>/dev/null || true

@@ -60,6 +60,7 @@ vip_local_reject() {
     dial "$NS_A" refused "$vip" 443 --sport 40001 --timeout 2
     dial "$NS_A" refused "$vip" 443 --sport 40002 --timeout 2
     record_stop
+    contradict   # the cluster with an ingress replica on this node: ETP Local has a local endpoint
     # Two attempts, each answered by ICMP from the VIP. (IPv6: each SYN is sent twice, see
     # scripts/lab/README.md, "What the kernel did".)
     if [[ $fam == 6 ]]; then
@@ -97,6 +98,7 @@ hairpin() {
         dial "$NS_A" timeout "$svc" 8080 --sport 40001 --timeout 3.5
     fi
     record_stop
+    ((nf)) || contradict brnf 1   # the same node with bridge-nf-call-iptables (ip6tables) = 1
     local synack="tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)"
     local rst="tcp[tcpflags] & tcp-rst != 0"
     if [[ $fam == 6 ]]; then
@@ -143,6 +145,7 @@ hairpin_self() {
     dial_bg "$NS_A" timeout "$svc" 8080 --sport 40003 --timeout 2.5
     dial_wait
     record_stop
+    contradict hairpin_on veth-a   # the same node with hairpin mode on the pod's bridge port
     local synack="tcp[tcpflags] & (tcp-syn|tcp-ack) == (tcp-syn|tcp-ack)"
     if [[ $fam == 6 ]]; then
         synack="ip6[6] == 6 and ip6[40+13] & 0x12 == 0x12"
@@ -153,6 +156,7 @@ hairpin_self() {
     expect pod-eth0 "dst host $a and (dst port 40002 or dst port 40003) and $synack" 0 0
     expect any "src host $a and src port 80 and $synack" 1                 # B was answered
 }
+hairpin_on() { nsx "$NS_NODE" bash -c "echo 1 > /sys/class/net/$1/brport/hairpin_mode"; }
 sc_hairpin_self() { hairpin_self 4; }
 sc_hairpin_self_v6() { hairpin_self 6; }
 
@@ -187,6 +191,8 @@ sc_lb_probe_vip_source() {
     done
     dial_wait
     record_stop
+    # The cluster with ipMode: Proxy, and the node without the VIP on kube-ipvs0 (what kube-proxy does then).
+    contradict nsx "$NS_NODE" ip addr del "$VIP4/32" dev kube-ipvs0
     expect node-eth0 "src host $VIP4 and dst port $NODEPORT and tcp[tcpflags] == tcp-syn" 6   # 3 probes, each retransmitted
     expect node-eth0 "dst host $VIP4" 0 0
     expect node-eth0 "src host $NODE4 and dst host $EXT4 and tcp[tcpflags] == tcp-syn|tcp-ack" 1 1
@@ -227,6 +233,7 @@ sc_service_no_endpoints() {
     record pod
     dial "$NS_A" refused "$SVC_NOEP4" 80 --sport 40001
     record_stop
+    contradict   # the cluster with a ready endpoint
     expect pod-eth0 "icmp[icmptype] == icmp-unreach and icmp[icmpcode] == 3 and src host $GW4" 1 1
 }
 
@@ -241,6 +248,7 @@ sc_service_drop() {
     record ext
     dial "$NS_LB" timeout "$NODE4" "$NODEPORT_LOCAL" --bind "$EXT4" --sport 40001 --timeout 3.5
     record_stop
+    contradict   # the cluster with an endpoint on this node
     expect node-eth0 "dst port $NODEPORT_LOCAL and tcp[tcpflags] == tcp-syn" 3
     expect node-eth0 "src port $NODEPORT_LOCAL" 0 0
 }
@@ -269,6 +277,7 @@ policy_reject() {
     # EACCES for ICMPv6 code 1 on newer kernels): "unreachable" or an error, not "refused".
     dial "$NS_A" "$([[ $fam == 6 ]] && echo error:EACCES || echo unreachable)" "$b" 80 --sport 40001 --timeout 2
     record_stop
+    contradict   # the cluster whose policy admits the client pods
     if [[ $fam == 6 ]]; then
         expect pod-eth0 "icmp6 and ip6[40] == 1 and ip6[41] == 1" 1
     else

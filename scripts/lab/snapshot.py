@@ -144,6 +144,17 @@ def objects(scenario, contradicting):
             endpoints.append(("10.244.0.31", NODE, "web-local-9d6c8b7f5-c8v2b"))
         objs.append(service("web-local", {"app": "web-local"}, [port("https", 443, 80, 30081)], ["10.96.60.60"], "NodePort", "Local"))
         objs.append(slice_("web-local", "IPv4", endpoints, "https", 80))
+    if base == "policy-reject":
+        objs.append(service("web", {"app": "web"}, [port("http", 8080, 80)], ["10.96.10.80", "2001:db8:96::80"]))
+        objs.append(slice_("web", fam, [(B[ix], NODE, WEB)]))
+        # Only frontend pods may reach web's pods on port 80; the contradicting cluster admits the client pods too.
+        admitted = [{"podSelector": {"matchLabels": {"app": "frontend"}}}]
+        if contradicting:
+            admitted.append({"podSelector": {"matchLabels": {"app": "client"}}})
+        objs.append({"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+                     "metadata": meta("web-allow-frontend", "default"),
+                     "spec": {"podSelector": {"matchLabels": {"app": "web"}}, "policyTypes": ["Ingress"],
+                              "ingress": [{"from": admitted, "ports": [{"protocol": "TCP", "port": 80}]}]}})
     objs.append(kube_proxy(mode))
     return objs
 

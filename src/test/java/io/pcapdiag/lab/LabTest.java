@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pcapdiag.cli.Main;
+import io.pcapdiag.testing.Launcher;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -44,8 +45,12 @@ class LabTest {
             }
             Assumptions.abort(why);
         }
-        Process p = new ProcessBuilder(project.resolve("scripts/lab/run").toString(), "--out", out.toString())
-                .redirectErrorStream(true).start();
+        ProcessBuilder pb = new ProcessBuilder(project.resolve("scripts/lab/run").toString(), "--out", out.toString())
+                .redirectErrorStream(true);
+        // node-facts runs from the classes under test, not from a jar a build may or may not have made.
+        Path bin = Files.createDirectories(out.resolveSibling(out.getFileName() + "-bin"));
+        pb.environment().put("PDLAB_PCAPDIAG", Launcher.script(bin).toString());
+        Process p = pb.start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(10, TimeUnit.MINUTES), "lab did not finish");
         assertEquals(0, p.exitValue(), "scripts/lab/run failed:\n" + log);

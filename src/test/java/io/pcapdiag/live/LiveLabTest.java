@@ -61,6 +61,7 @@ class LiveLabTest {
         ProcessBuilder pb = new ProcessBuilder(lab.toString(), "--out", out.toString()).redirectErrorStream(true);
         pb.environment().put("PDLAB_LIVE_CMD", "bash " + quote(script.toString()));
         pb.environment().put("PDLAB_LIVE_READY", "both capturing");
+        pb.environment().put("PDLAB_PCAPDIAG", io.pcapdiag.testing.Launcher.script(Files.createDirectories(dir.resolve("bin"))).toString());
         Process p = pb.start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(10, TimeUnit.MINUTES), "the lab did not finish");

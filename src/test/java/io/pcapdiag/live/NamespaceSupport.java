@@ -2,6 +2,7 @@ package io.pcapdiag.live;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pcapdiag.testing.Launcher;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,57 +65,15 @@ final class NamespaceSupport {
         return Path.of(System.getProperty("pcapdiag.project.dir", ".")).toAbsolutePath().normalize();
     }
 
-    /**
-     * The java command running pcapdiag from a private copy of this test's classes: a build in the same tree
-     * (another developer's {@code mvn package}) must not swap classes under the running process.
-     */
+    /** See {@link Launcher#java}. */
     static List<String> java(Path dir) throws IOException {
-        String javaBin = ProcessHandle.current().info().command().orElse("java");
-        List<String> cp = new ArrayList<>();
-        Path classes = projectDir().resolve("target/classes");
-        Path copy = dir.resolve("classes");
-        try (Stream<Path> s = Files.walk(classes)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path to = copy.resolve(classes.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.copy(p, to);
-                }
-            }
-        }
-        cp.add(copy.toString());
-        for (String e : testClassPath()) {
-            if (e.endsWith(".jar")) {
-                cp.add(e);
-            }
-        }
-        return List.of(javaBin, "-XX:+UseSerialGC", "-cp", String.join(File.pathSeparator, cp));
+        return Launcher.java(dir);
     }
 
-    /** The test class path, whether Surefire passes it directly or through a manifest-only jar. */
+    /** See {@link Launcher#testClassPath}. */
     static List<String> testClassPath() throws IOException {
-        String prop = System.getProperty("surefire.test.class.path");
-        if (prop == null || prop.isBlank()) {
-            prop = System.getProperty("java.class.path");
-        }
-        List<String> out = new ArrayList<>(Arrays.asList(prop.split(File.pathSeparator)));
-        if (out.size() == 1 && out.get(0).endsWith(".jar")) {
-            try (var jar = new java.util.jar.JarFile(out.get(0))) {
-                String manifest = jar.getManifest().getMainAttributes().getValue("Class-Path");
-                if (manifest != null) {
-                    out.clear();
-                    for (String u : manifest.split(" ")) {
-                        if (!u.isBlank()) {
-                            out.add(Path.of(java.net.URI.create(u)).toString());
-                        }
-                    }
-                }
-            }
-        }
-        return out;
+        return Launcher.testClassPath();
     }
-
 
     /** Runs a command to completion; fails the test with its output when it fails. */
     static String sh(String... cmd) throws Exception {
