@@ -103,6 +103,11 @@ public final class MergedSource {
         } catch (CaptureException e) {
             listener.problem(h.capture, e);
             h.frame = null;
+        } catch (RuntimeException e) {
+            // A reader bug costs the rest of this capture, not the report: said in one line, where it happened.
+            listener.problem(h.capture, new CaptureException(h.capture.name(), h.source.stats().bytes,
+                    "the reader failed (" + e + "); the rest of this capture is not read"));
+            h.frame = null;
         }
         if (h.frame == null) {
             close(h);
