@@ -172,7 +172,7 @@ public final class Analysis {
      * Reads every capture, merged in time order, reporting problems through {@code errors} as one line
      * each; a capture that fails does not stop the others.
      */
-    public void read(List<Capture> captures, Reader reader, Consumer<String> errors) {
+    public void read(List<Capture> captures, MergedSource.Opener reader, Consumer<String> errors) {
         problems = errors;
         for (Capture c : captures) {
             register(c);

@@ -53,11 +53,16 @@ public final class CaptureSummary {
             lastLinkType = f.linkType;
             linkTypes.add(f.linkType);
         }
-        if (Prefilter.plainSegment(f)) {
-            tcp++;
-            return true;
+        boolean plain;
+        try {
+            plain = Prefilter.plainSegment(f);
+        } catch (RuntimeException e) {
+            plain = false; // the full decoder meets the same bytes: its failure is counted and said once
         }
-        return false;
+        if (plain) {
+            tcp++;
+        }
+        return plain;
     }
 
     /** Counts what the decoder made of a frame {@link #countPlain} let through. */

@@ -4,6 +4,7 @@ import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.capture.FrameSource;
+import io.pcapdiag.capture.MergedSource;
 import io.pcapdiag.decode.Decoder;
 import io.pcapdiag.decode.PacketView;
 import java.io.IOException;
@@ -38,7 +39,7 @@ final class ClockOffsets {
      * The offset of each labelled node's clock from the first labelled node's, by node; empty when fewer
      * than two nodes are labelled. A node that shares no attempt with the reference gets no entry.
      */
-    static Map<String, Offset> estimate(List<Capture> captures, Reader reader) {
+    static Map<String, Offset> estimate(List<Capture> captures, MergedSource.Opener reader) {
         Map<String, List<Capture>> byNode = new LinkedHashMap<>();
         for (Capture c : captures) {
             if (c.node() != null) {
@@ -74,7 +75,7 @@ final class ClockOffsets {
     }
 
     /** The first time each SYN was seen in these captures; unreadable ones contribute nothing (the main read reports them). */
-    private static Map<Key, Long> firstSyns(List<Capture> caps, Reader reader) {
+    private static Map<Key, Long> firstSyns(List<Capture> caps, MergedSource.Opener reader) {
         Map<Key, Long> first = new HashMap<>();
         Decoder decoder = new Decoder();
         PacketView v = new PacketView();

@@ -107,7 +107,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Analysis a = new Analysis(analysis.toOptions());
         var err = spec.commandLine().getErr();
         try (Progress progress = Progress.start(a, err)) {
-            a.read(captures, r, line -> {
+            a.read(captures, r::open, line -> {
                 synchronized (progress) {
                     err.println("pcapdiag: " + line);
                     err.flush();

@@ -43,7 +43,7 @@ class PipelineEquivalenceTest {
         for (int i = 0; i < files.size(); i++) {
             caps.add(new Capture(i, files.get(i).toString()));
         }
-        a.read(caps, Reader.BUILTIN, line -> { });
+        a.read(caps, Reader.BUILTIN::open, line -> { });
         StringWriter out = new StringWriter();
         new JsonReporter(out).report(Report.of(a.finish(), Integer.MAX_VALUE, null));
         return out.toString();

@@ -36,7 +36,7 @@ class DisplayFilterTest {
         int findings = 0;
         for (Path p : captures) {
             Analysis a = new Analysis(Analysis.Options.defaults());
-            a.read(List.of(new Capture(0, p.toString())), Reader.BUILTIN, line -> { });
+            a.read(List.of(new Capture(0, p.toString())), Reader.BUILTIN::open, line -> { });
             for (Diagnosis d : Report.of(a.finish(), Integer.MAX_VALUE, null).diagnoses()) {
                 findings++;
                 TreeSet<Long> expected = new TreeSet<>();
