@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
 /**
@@ -37,8 +38,9 @@ public final class Analysis {
      * @param maxOpen     attempts the tracker holds at once before evicting the oldest
      * @param maxFindings finding groups kept; attempts past it are counted per pattern
      * @param context     sources of context besides the capture itself ({@code --lb-ip}, ...), asked in this order
+     * @param listAttempts attempts to list one by one in the report ({@code --attempts}), the first in capture order
      */
-    public record Options(int maxOpen, int maxFindings, List<Context> context) {
+    public record Options(int maxOpen, int maxFindings, List<Context> context, int listAttempts) {
         /** 256 Ki attempts within 3 s of capture is a SYN flood; the bound keeps it to about 50 MB. */
         public static final int DEFAULT_MAX_OPEN = 1 << 18;
         /** Distinct findings held; a flood from random sources would otherwise make one per source. */
@@ -46,6 +48,10 @@ public final class Analysis {
 
         public Options {
             context = List.copyOf(context);
+        }
+
+        public Options(int maxOpen, int maxFindings, List<Context> context) {
+            this(maxOpen, maxFindings, context, 0);
         }
 
         public static Options defaults() {
@@ -60,6 +66,10 @@ public final class Analysis {
     /** The capture's facts first, then the other sources: what rules, causes and names ask. */
     private final Context context;
     private final List<CaptureSummary> summaries = new ArrayList<>();
+    /** {@code --attempts N}: the N attempts whose first SYN came first, the latest of them on top. */
+    private final int listAttempts;
+    private final PriorityQueue<Attempt> listed;
+    private long notListed;
     private final long[] outcomes = new long[Outcome.values().length];
     private final CaptureFacts captureFacts = new CaptureFacts();
     private Consumer<Attempt> decidedListener = a -> { };
@@ -88,6 +98,8 @@ public final class Analysis {
         sources.add(captureFacts);
         sources.addAll(options.context());
         this.context = Context.of(sources);
+        this.listAttempts = options.listAttempts();
+        this.listed = new PriorityQueue<>(Math.max(1, Math.min(listAttempts, 1 << 16)), (x, y) -> x.before(y) ? 1 : y.before(x) ? -1 : 0);
     }
 
     /** What the analysis knows beyond the packets: the capture's own facts, then the sources it was given. */
@@ -165,6 +177,13 @@ public final class Analysis {
         summaries.get(a.synCapture().index()).outcomes[a.outcome().ordinal()]++;
         findings.decided(a);
         captureFacts.decided(a);
+        if (listAttempts > 0) {
+            listed.add(a);
+            if (listed.size() > listAttempts) {
+                listed.poll();
+                notListed++;
+            }
+        }
         decidedListener.accept(a);
     }
 
@@ -280,9 +299,16 @@ public final class Analysis {
                 caps.add(s);
             }
         }
-        return new Result(caps, findings.results(context), findings.overflow(), counts(outcomes),
+        List<Attempt> sorted = new ArrayList<>(listed);
+        sorted.sort((x, y) -> x.before(y) ? -1 : y.before(x) ? 1 : 0);
+        List<io.pcapdiag.rules.Finding> grouped = findings.results(context);
+        List<Result.Listed> attempts = new ArrayList<>(sorted.size());
+        for (Attempt a : sorted) {
+            attempts.add(new Result.Listed(a, findings.patternOf(a)));
+        }
+        return new Result(caps, grouped, findings.overflow(), counts(outcomes),
                 new Result.TrackerStats(tracker.attempts(), tracker.evicted(), tracker.peakOpen(), tracker.maxOpen(),
-                        tracker.unmatchedAnswers()), context, caps.size() > 1);
+                        tracker.unmatchedAnswers()), context, caps.size() > 1, attempts, notListed);
     }
 
     /** Attempts decided so far, by outcome. */

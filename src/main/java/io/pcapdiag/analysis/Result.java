@@ -3,6 +3,7 @@ package io.pcapdiag.analysis;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
+import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Outcome;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +19,16 @@ import java.util.Map;
  * @param tracker      the tracker's bound and what it had to evict
  * @param context      what was known beyond the packets when the findings were judged
  * @param citeCaptures several captures were read: references to packets name the capture
+ * @param attempts     {@code --attempts N}: the first N decided attempts in capture order, else empty
+ * @param attemptsNotListed decided attempts beyond those
  */
 public record Result(List<CaptureSummary> captures, List<Finding> findings, Map<Pattern, Long> overflow,
-                     Map<Outcome, Long> outcomes, TrackerStats tracker, Context context, boolean citeCaptures) {
+                     Map<Outcome, Long> outcomes, TrackerStats tracker, Context context, boolean citeCaptures,
+                     List<Listed> attempts, long attemptsNotListed) {
+
+    /** An attempt {@code --attempts} lists, and the pattern of the finding it belongs to (null: none). */
+    public record Listed(Attempt attempt, Pattern pattern) {
+    }
 
     /** The table's bound and use; evictions mean some attempts were not judged. */
     public record TrackerStats(long attempts, long evicted, long peakOpen, int maxOpen, long unmatchedAnswers) {

@@ -27,6 +27,11 @@ public final class AnalysisOptions {
             description = "Attempts tracked at once; past it the oldest is evicted and counted (default: ${DEFAULT-VALUE}).")
     int maxOpen;
 
+    @Option(names = "--attempts", paramLabel = "N", defaultValue = "0",
+            description = "Also list the first N connection attempts one by one (capture order): who dialed what, how it"
+                    + " ended, where its SYN was seen (default: ${DEFAULT-VALUE}).")
+    int listAttempts;
+
     @Option(names = "--max-findings", paramLabel = "N",
             description = "Findings reported in full, most severe first (default: 50 in text, 1000 in JSON); the attempts of "
                     + "the rest are still counted per pattern.")
@@ -53,7 +58,10 @@ public final class AnalysisOptions {
         if (!vips.isEmpty()) {
             context.add(new LbIps(vips));
         }
-        return new Analysis.Options(maxOpen, Analysis.Options.DEFAULT_MAX_FINDINGS, context);
+        if (listAttempts < 0 || listAttempts > 1_000_000) {
+            throw new IllegalArgumentException("--attempts must be 0-1000000");
+        }
+        return new Analysis.Options(maxOpen, Analysis.Options.DEFAULT_MAX_FINDINGS, context, listAttempts);
     }
 
     /** The threshold, or null for none. */

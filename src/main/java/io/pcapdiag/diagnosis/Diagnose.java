@@ -45,6 +45,13 @@ public final class Diagnose {
                 Rules.rule(f.pattern()).explain(f, context), citeCaptures, context.informs());
     }
 
+    /** One attempt as {@code --attempts} lists it, with the pattern of the finding it belongs to (or null). */
+    public AttemptView attempt(Attempt a, io.pcapdiag.rules.Pattern p) {
+        return new AttemptView(a.client().toString(), a.clientPort(), a.isn() & 0xffffffffL, a.target().toString(),
+                a.outcome().id(), p == null ? null : p.id(), a.responder() == null ? null : a.responder().toString(),
+                a.retransmissions(), a.connectNanos(), a.synNanos(), path(a));
+    }
+
     /** Every kept packet of the attempts, each with its role in its attempt, in capture order per attempt. */
     static List<FrameRef> frames(List<Attempt> attempts) {
         List<FrameRef> out = new ArrayList<>();

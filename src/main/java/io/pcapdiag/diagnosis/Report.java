@@ -19,8 +19,10 @@ import java.util.Map;
  *                   distinct findings: with the listed findings they account for every attempt (all patterns)
  * @param listLimit  the bound that was applied ({@code --max-findings})
  * @param live       for a live run, its interfaces and times; null offline
+ * @param attempts   {@code --attempts N}: the first N attempts in capture order, else empty
  */
-public record Report(Result result, List<Diagnosis> diagnoses, Map<Pattern, Long> notListed, int listLimit, Live live) {
+public record Report(Result result, List<Diagnosis> diagnoses, Map<Pattern, Long> notListed, int listLimit, Live live,
+                     List<AttemptView> attempts) {
     /**
      * What a live run adds.
      *
@@ -47,7 +49,9 @@ public record Report(Result result, List<Diagnosis> diagnoses, Map<Pattern, Long
                 notListed.merge(f.pattern(), f.attempts(), Long::sum);
             }
         }
-        return new Report(r, listed, notListed, maxFindings, live);
+        List<AttemptView> attempts = new ArrayList<>(r.attempts().size());
+        r.attempts().forEach(l -> attempts.add(diagnose.attempt(l.attempt(), l.pattern())));
+        return new Report(r, listed, notListed, maxFindings, live, attempts);
     }
 
     /** Findings in all, listed or not. */

@@ -63,6 +63,9 @@ public final class JsonLinesReporter implements Reporter {
             for (JsonReporter.FindingDto f : doc.findings()) {
                 line("finding", head, f);
             }
+            for (JsonReporter.AttemptDto a : doc.attemptList()) {
+                line("attempt", head, a);
+            }
         } else {
             head = head(r.live().endNanos());
             head.put("started", Times.utc(r.live().startNanos()));
@@ -72,6 +75,7 @@ public final class JsonLinesReporter implements Reporter {
         ObjectNode body = JsonReporter.MAPPER.valueToTree(doc);
         if (r.live() == null) {
             body.remove("findings");
+            body.remove("attempt_list");
         }
         line("report", head, body);
         out.flush();

@@ -10,6 +10,7 @@ import io.pcapdiag.analysis.Result;
 import io.pcapdiag.causes.CauseVerdict;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.LinkTypes;
+import io.pcapdiag.diagnosis.AttemptView;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.EvidencePacket;
 import io.pcapdiag.diagnosis.PathHop;
@@ -48,7 +49,13 @@ public final class JsonReporter implements Reporter {
      * beyond the bound on distinct findings; {@code findings} plus these account for every attempt.
      */
     record Document(int schema, List<FindingDto> findings, Map<String, Long> findingsNotListed,
-                    Map<String, Long> attempts, TrackerDto tracker, List<CaptureDto> captures) {
+                    Map<String, Long> attempts, TrackerDto tracker, List<CaptureDto> captures,
+                    List<AttemptDto> attemptList, long attemptsNotListed) {
+    }
+
+    /** {@code --attempts N}: one attempt, who dialed what, how it ended, where its SYN went. */
+    record AttemptDto(String client, int clientPort, long isn, String target, String outcome, String pattern, String responder,
+                      int retransmissions, Double connectMs, String firstSyn, List<HopDto> path) {
     }
 
     record FindingDto(String pattern, String severity, String title, String client, String target, String responder,
@@ -126,9 +133,20 @@ public final class JsonReporter implements Reporter {
         }
         Result result = r.result();
         Result.TrackerStats t = result.tracker();
+        List<AttemptDto> attempts = new ArrayList<>(r.attempts().size());
+        for (AttemptView a : r.attempts()) {
+            attempts.add(attempt(a));
+        }
         return new Document(SCHEMA, findings, notListed(r.notListed()), outcomes(result.outcomes()),
                 new TrackerDto(t.attempts(), t.evicted(), t.peakOpen(), t.maxOpen(), t.unmatchedAnswers()),
-                result.captures().stream().map(JsonReporter::capture).toList());
+                result.captures().stream().map(JsonReporter::capture).toList(), attempts,
+                r.attempts().isEmpty() ? 0 : result.attemptsNotListed());
+    }
+
+    static AttemptDto attempt(AttemptView a) {
+        return new AttemptDto(a.client(), a.clientPort(), a.isn(), a.target(), a.outcome(), a.pattern(), a.responder(),
+                a.retransmissions(), a.connectNanos() < 0 ? null : a.connectNanos() / 1e6, Times.utc(a.firstSyn()),
+                a.path().stream().map(JsonReporter::hop).toList());
     }
 
     static Map<String, Long> notListed(Map<Pattern, Long> m) {

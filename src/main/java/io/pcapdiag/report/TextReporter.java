@@ -8,6 +8,7 @@ import io.pcapdiag.causes.Verdict;
 import io.pcapdiag.context.Fact;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.LinkTypes;
+import io.pcapdiag.diagnosis.AttemptView;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.EvidencePacket;
 import io.pcapdiag.diagnosis.PathHop;
@@ -61,6 +62,14 @@ public final class TextReporter implements Reporter {
             out.println();
             finding(d);
         }
+        if (!r.attempts().isEmpty()) {
+            out.println();
+            out.println("Attempts (" + r.attempts().size() + (result.attemptsNotListed() > 0
+                    ? " first in capture order; " + result.attemptsNotListed() + " more not listed" : "") + "):");
+            for (AttemptView a : r.attempts()) {
+                out.println("  " + attemptLine(a));
+            }
+        }
         out.println();
         int hidden = r.findingCount() - r.diagnoses().size();
         if (hidden > 0) {
@@ -70,6 +79,27 @@ public final class TextReporter implements Reporter {
                 + " the bound on distinct findings was reached"));
         out.println(totalLine(result));
         out.flush();
+    }
+
+    /** {@code 14:04:21.865687 10.244.0.18:40001 > 10.96.10.80:8080 bypassed by 10.244.0.19:80 (nat-bypass-reply) ...}. */
+    static String attemptLine(AttemptView a) {
+        StringBuilder sb = new StringBuilder(Times.utc(a.firstSyn())).append(' ').append(a.client()).append(':')
+                .append(a.clientPort()).append(" > ").append(a.target()).append(' ').append(a.outcome());
+        if (a.responder() != null) {
+            sb.append(" by ").append(a.responder());
+        }
+        if (a.pattern() != null) {
+            sb.append(" (").append(a.pattern()).append(')');
+        }
+        if (a.connectNanos() >= 0) {
+            sb.append(String.format(Locale.ROOT, " in %.3f ms", a.connectNanos() / 1e6));
+        }
+        if (a.retransmissions() > 0) {
+            sb.append(", ").append(a.retransmissions()).append(a.retransmissions() == 1 ? " retransmission" : " retransmissions");
+        }
+        StringJoiner path = new StringJoiner(" -> ", "; path ", "");
+        a.path().forEach(h -> path.add(h.place() + (h.afterDnat() ? " to " + h.destination() : "")));
+        return sb.append(path).toString();
     }
 
     static String captureLine(CaptureSummary s) {

@@ -108,6 +108,19 @@ public final class Findings {
         return out;
     }
 
+    /**
+     * The pattern of the finding {@code a} belongs to, as {@link #results} last named it (a group rule may
+     * have re-read it), or null when it belongs to none.
+     */
+    public Pattern patternOf(Attempt a) {
+        Pattern p = Rules.classify(a);
+        if (p == null) {
+            return null;
+        }
+        Finding f = groups.get(new Key(p, a.client(), a.target(), a.responder()));
+        return f == null ? p : f.pattern();
+    }
+
     /** Attempts not grouped because the bound on groups was reached, per pattern as first classified. */
     public Map<Pattern, Long> overflow() {
         Map<Pattern, Long> m = new EnumMap<>(Pattern.class);

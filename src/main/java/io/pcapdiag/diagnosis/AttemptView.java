@@ -1,0 +1,26 @@
+package io.pcapdiag.diagnosis;
+
+import java.util.List;
+
+/**
+ * One connection attempt as {@code --attempts} lists it: who dialed what, how it ended, and where its SYN
+ * was seen.
+ *
+ * @param client          the client's address
+ * @param clientPort      its port
+ * @param isn             the SYN's initial sequence number (what identifies the attempt with client and port)
+ * @param target          what it dialed, address:port
+ * @param outcome         answered, bypassed, refused, rejected, unanswered, pending or evicted
+ * @param pattern         the pattern its finding has, or null when it is none
+ * @param responder       who answered (ip:port, or the ICMP error's source), or null
+ * @param retransmissions SYN retransmissions
+ * @param connectNanos    first SYN to the target's SYN-ACK, or -1 when the target did not answer
+ * @param firstSyn        capture time of the first SYN
+ * @param path            where its SYN was seen, in order
+ */
+public record AttemptView(String client, int clientPort, long isn, String target, String outcome, String pattern,
+                          String responder, int retransmissions, long connectNanos, long firstSyn, List<PathHop> path) {
+    public AttemptView {
+        path = List.copyOf(path);
+    }
+}
