@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code pcapdiag node-facts}: one JSON document about the node it runs on, for {@code analyze --node-facts}.
+ * {@code pcapdiag node-facts}: one JSON document about the node it runs on, which NodeFacts.read takes back.
  * Nothing of io.pcapdiag.node is loaded unless this command runs: its fields and signatures name JDK types only,
  * so that registering it costs {@code analyze} no start-up time.
  */

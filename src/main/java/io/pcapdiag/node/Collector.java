@@ -11,8 +11,8 @@ import java.util.TreeMap;
 
 /**
  * Collects the facts of the node this process runs on (its network namespace), once with {@link #collect()}, and
- * its counters as often as wanted with {@link #sample()}: a sample reads four small /proc files and sysfs not at all,
- * well under a millisecond's work.
+ * its counters as often as wanted with {@link #sample()}: a sample reads four small /proc files and sysfs not at all
+ * (about 0.5 ms for 420 counters on a 2-core VM, warm).
  */
 public final class Collector {
     private final Settings settings;

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -189,9 +188,5 @@ final class FactsWriter {
         ObjectNode o = F.objectNode();
         o.put("unknown", f.reason());
         return o;
-    }
-
-    static String time(Instant t) {
-        return TIME.format(t);
     }
 }

@@ -40,7 +40,7 @@ final class Interfaces {
         for (Path dir : dirs) {
             Fact<Long> index = ProcFiles.number(dir.resolve("ifindex"));
             if (!index.isKnown()) {
-                continue; // a file in /sys/class/net that is no interface (bonding_masters)
+                continue; // no interface (bonding_masters), or one removed while this ran
             }
             int ifindex = index.value().intValue();
             String name = dir.getFileName().toString();
@@ -56,7 +56,7 @@ final class Interfaces {
             Fact<NodeInterface.Vxlan> vxlan = null;
             if ("vxlan".equals(kind.value())) {
                 vxlan = link != null && link.vxlan() != null ? Fact.known(link.vxlan())
-                        : Fact.unknown("VXLAN parameters are reported only over netlink: " + ip.reason());
+                        : Fact.unknown("VXLAN parameters are reported only over netlink: " + ipReason(ip));
             }
             Fact<Long> flags = ProcFiles.number(dir.resolve("flags"));
             out.add(new NodeInterface(ifindex, name, kind, ProcFiles.fact(dir.resolve("operstate")),

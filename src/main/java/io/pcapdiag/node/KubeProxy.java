@@ -39,7 +39,8 @@ final class KubeProxy {
             }
             return Fact.known(body);
         } catch (IOException | IllegalArgumentException e) {
-            return Fact.unknown(url + ": " + Reasons.oneLine(String.valueOf(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())));
+            String m = e.getMessage();
+            return Fact.unknown(url + ": " + Reasons.oneLine(m == null ? e.getClass().getSimpleName() : m));
         } finally {
             if (c != null) {
                 c.disconnect();

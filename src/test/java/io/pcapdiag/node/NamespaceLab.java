@@ -151,19 +151,35 @@ final class NamespaceLab implements AutoCloseable {
 
     /** Stops what was started and removes every namespace, whatever happened before. */
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
+        boolean interrupted = false;
         for (Process p : processes) {
             p.destroy();
-            if (!p.waitFor(5, TimeUnit.SECONDS)) {
+            try {
+                if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
                 p.destroyForcibly();
             }
         }
         List<String> failed = new ArrayList<>();
         for (String ns : namespaces) {
             Process p = new ProcessBuilder("ip", "netns", "del", ns).redirectErrorStream(true).start();
-            if (p.waitFor() != 0) {
-                failed.add(ns);
+            while (true) {
+                try {
+                    if (p.waitFor() != 0) {
+                        failed.add(ns);
+                    }
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true; // removing the namespaces comes first
+                }
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         if (!failed.isEmpty()) {
             fail("could not remove namespaces " + failed);
