@@ -1,0 +1,107 @@
+package io.pcapdiag.cli;
+
+import io.pcapdiag.live.Units;
+import io.pcapdiag.node.Collector;
+import io.pcapdiag.node.NodeFacts;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code pcapdiag node-facts}: one JSON document about the node it runs on, which NodeFacts.read takes back.
+ * Nothing of io.pcapdiag.node is loaded unless this command runs: its fields and signatures name JDK types only,
+ * so that registering it costs {@code analyze} no start-up time.
+ */
+@Command(name = "node-facts", sortOptions = false, mixinStandardHelpOptions = true,
+        description = {
+            "Print one JSON document about this node's networking: interfaces, bridges and hairpin mode, neighbours, routes, "
+                + "sysctls, conntrack and nstat counters, kube-proxy's mode.",
+            "Run it on the node (in the namespace) the capture was taken in, as root for every fact; a fact it cannot read "
+                + "is written as unknown with the reason."},
+        exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
+            "0:written (facts that could not be read are unknown in it)",
+            "2:usage error, or -o FILE cannot be written",
+            "4:internal error (a bug: rerun with -v and report the stack trace)"})
+public final class NodeFactsCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--node", paramLabel = "NAME",
+            description = "The node's Kubernetes name (default: NODE_NAME from the environment, else the hostname).")
+    String node;
+
+    @Option(names = "--sample", paramLabel = "DURATION",
+            description = "Read every counter, wait DURATION (5s, 1m), read them again: the document then holds both readings and the deltas.")
+    String sample;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the document to FILE instead of stdout.")
+    String output;
+
+    @Option(names = {"-v", "--verbose"}, description = "Print stack traces with errors.")
+    boolean verbose;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        long sampleNanos = sample == null ? 0 : Units.nanos("--sample", sample, true);
+        PrintWriter err = spec.commandLine().getErr();
+        Writer out = spec.commandLine().getOut();
+        Writer file = null;
+        if (output != null) {
+            // Opened before collecting: an unwritable FILE is said at once, not after the sample.
+            try {
+                file = Files.newBufferedWriter(Path.of(output), StandardCharsets.UTF_8);
+            } catch (IOException | RuntimeException e) {
+                err.println("pcapdiag: cannot write " + output + ": " + why(e));
+                return ExitCodes.USAGE;
+            }
+        }
+        Collector collector = new Collector(Collector.Settings.of(node));
+        NodeFacts facts = collector.collect();
+        if (sampleNanos > 0) {
+            err.println("pcapdiag: counters read; reading them again in " + sample.trim());
+            err.flush();
+            TimeUnit.NANOSECONDS.sleep(sampleNanos);
+            facts = facts.withSampleEnd(collector.sample());
+        }
+        if (file == null) {
+            facts.write(out);
+            return ExitCodes.OK;
+        }
+        try (Writer w = file) {
+            facts.write(w);
+        } catch (IOException e) {
+            err.println("pcapdiag: cannot write " + output + ": " + why(e));
+            return ExitCodes.USAGE;
+        } catch (UncheckedIOException e) {
+            err.println("pcapdiag: cannot write " + output + ": " + why(e.getCause()));
+            return ExitCodes.USAGE;
+        }
+        return ExitCodes.OK;
+    }
+
+    private static String why(Exception e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return String.valueOf(e.getMessage());
+    }
+}

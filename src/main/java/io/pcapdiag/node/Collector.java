@@ -1,0 +1,88 @@
+package io.pcapdiag.node;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Collects the facts of the node this process runs on (its network namespace), once with {@link #collect()}, and
+ * its counters as often as wanted with {@link #sample()}: a sample reads four small /proc files and sysfs not at all
+ * (about 0.5 ms for 420 counters on a 2-core VM, warm).
+ */
+public final class Collector {
+    private final Settings settings;
+    private final Path proc;
+    private final Path sys;
+    private final Clock clock;
+
+    /**
+     * @param nodeOption   {@code --node}, or null
+     * @param env          the environment (NODE_NAME)
+     * @param ip           the {@code ip} command, or unknown with why there is none
+     * @param kubeProxyUrl where kube-proxy tells its mode
+     */
+    public record Settings(String nodeOption, Map<String, String> env, Fact<Path> ip, String kubeProxyUrl) {
+        /** The defaults: NODE_NAME from the environment, {@code ip} from PATH, kube-proxy on 127.0.0.1:10249. */
+        public static Settings of(String nodeOption) {
+            return new Settings(nodeOption, System.getenv(), IpCommand.onPath(System.getenv("PATH")), KubeProxy.DEFAULT_URL);
+        }
+    }
+
+    public Collector(Settings settings) {
+        this(settings, Path.of("/proc"), Path.of("/sys"), Clock.systemUTC());
+    }
+
+    Collector(Settings settings, Path proc, Path sys, Clock clock) {
+        this.settings = settings;
+        this.proc = proc;
+        this.sys = sys;
+        this.clock = clock;
+    }
+
+    /** Every fact, the counters included. */
+    public NodeFacts collect() {
+        Instant at = now();
+        NodeName name = NodeName.resolve(settings.nodeOption(), settings.env(), proc.resolve("sys"));
+        Fact<Map<Integer, IpCommand.Link>> ip = settings.ip().isKnown() ? IpCommand.links(settings.ip().value())
+                : settings.ip().asUnknown();
+        Fact<String> ipCommand = ip.isKnown() ? Fact.known(settings.ip().value() + " -d -j addr show") : ip.asUnknown();
+        Fact<List<NodeInterface>> interfaces = Interfaces.read(sys.resolve("class/net"), ip);
+        SortedMap<String, Fact<String>> sysctls = Sysctls.read(proc.resolve("sys"));
+        Fact<String> kubeProxyMode = KubeProxy.mode(settings.kubeProxyUrl());
+        // Last, so that a sample's deltas do not count the collector's own request to kube-proxy.
+        Counters counters = sample();
+        // One reading of the table's size, so that the document does not disagree with itself.
+        if (counters.conntrackCount().isKnown()) {
+            sysctls.put("net.netfilter.nf_conntrack_count", counters.conntrackCount().map(String::valueOf));
+        }
+        return new NodeFacts(NodeFacts.SCHEMA_VERSION, name.name(), name.source(), at,
+                ProcFiles.fact(proc.resolve("sys/kernel/osrelease")), ipCommand, interfaces,
+                ArpTable.read(proc.resolve("net/arp")), RouteTable.readV4(proc.resolve("net/route")),
+                RouteTable.readV6(proc.resolve("net/ipv6_route")), sysctls, Sysctls.brNetfilterLoaded(proc.resolve("sys")),
+                kubeProxyMode, counters, Fact.unknown(NodeFacts.NOT_SAMPLED), List.of());
+    }
+
+    /** The counters now: conntrack count and statistics, nstat. */
+    public Counters sample() {
+        Instant at = now();
+        Path count = proc.resolve("sys/net/netfilter/nf_conntrack_count");
+        Fact<Long> conntrackCount = ProcFiles.number(count);
+        if (!conntrackCount.isKnown() && !java.nio.file.Files.exists(count)) {
+            conntrackCount = Fact.unknown("nf_conntrack is not loaded: no " + count);
+        }
+        SortedMap<String, Long> nstat = new TreeMap<>();
+        SortedMap<String, String> unreadable = new TreeMap<>();
+        Nstat.read(proc.resolve("net"), nstat, unreadable);
+        return new Counters(at, conntrackCount, ConntrackStat.read(proc.resolve("net/stat/nf_conntrack")), nstat, unreadable);
+    }
+
+    /** Milliseconds, as the document writes times. */
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

@@ -1,0 +1,344 @@
+package io.pcapdiag.node;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pcapdiag.decode.Ip;
+import io.pcapdiag.track.Endpoint;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the document {@link FactsWriter} writes. Keys it does not know are ignored; a fact missing from the document
+ * is unknown ("not in FILE"); a value of the wrong type is an error naming its JSON path. Only
+ * {@code schema_version} and {@code collected_at} are required, and {@code ifindex} and {@code name} of each
+ * interface: without them nothing else in it can be placed.
+ */
+final class FactsReader {
+    private static final Pattern SIMPLE_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private final String file;
+    private final List<String> warnings = new ArrayList<>();
+
+    private FactsReader(String file) {
+        this.file = file;
+    }
+
+    static NodeFacts read(Path path) throws NodeFactsException {
+        String file = path.toString();
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(path);
+        } catch (NoSuchFileException e) {
+            throw new NodeFactsException(file + ": no such file");
+        } catch (AccessDeniedException e) {
+            throw new NodeFactsException(file + ": permission denied");
+        } catch (IOException e) {
+            throw new NodeFactsException(file + ": " + Reasons.oneLine(String.valueOf(e.getMessage())), e);
+        }
+        return parse(bytes, file);
+    }
+
+    static NodeFacts parse(byte[] bytes, String file) throws NodeFactsException {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(bytes);
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : "offset " + at.getByteOffset() + " (line " + at.getLineNr() + ", column "
+                    + at.getColumnNr() + "): ";
+            throw new NodeFactsException(file + ": " + where + "not JSON: " + Reasons.oneLine(e.getOriginalMessage()), e);
+        } catch (IOException e) {
+            throw new NodeFactsException(file + ": " + Reasons.oneLine(String.valueOf(e.getMessage())), e);
+        }
+        if (root == null || root.isMissingNode()) {
+            throw new NodeFactsException(file + ": empty, expected a node-facts JSON object");
+        }
+        FactsReader r = new FactsReader(file);
+        try {
+            return r.document(new At(root, "$"));
+        } catch (Bad b) {
+            throw new NodeFactsException(file + ": " + b.getMessage());
+        }
+    }
+
+    private NodeFacts document(At d) {
+        d.object();
+        At schema = d.field("schema_version");
+        if (schema.absent()) {
+            throw schema.bad("missing (is this a pcapdiag node-facts document?)");
+        }
+        int version = schema.integer();
+        if (version < 1) {
+            throw schema.bad("expected 1 or more");
+        }
+        if (version > NodeFacts.SCHEMA_VERSION) {
+            warnings.add(file + ": schema_version " + version + " is newer than this pcapdiag reads ("
+                    + NodeFacts.SCHEMA_VERSION + "): facts it does not know are ignored");
+        }
+        At node = d.field("node");
+        Fact<String> name = node.absent() ? missing(node) : fact(node.field("name"), At::text);
+        String source = node.absent() ? null : node.field("source").nullableText();
+        Instant collectedAt = d.field("collected_at").required().time();
+        At routes = d.field("routes");
+        SortedMap<String, Fact<String>> sysctls = new TreeMap<>();
+        At s = d.field("sysctls");
+        if (!s.absent()) {
+            for (Map.Entry<String, At> e : s.fields()) {
+                sysctls.put(e.getKey(), fact(e.getValue(), At::sysctlValue));
+            }
+        }
+        Counters counters = d.field("counters").absent() ? absentCounters(d.field("counters"), collectedAt)
+                : counters(d.field("counters"));
+        Fact<Counters> sampleEnd = d.field("sample").absent() ? Fact.unknown(NodeFacts.NOT_SAMPLED)
+                : fact(d.field("sample"), x -> counters(x.field("end").required()));
+        return new NodeFacts(version, name, source, collectedAt,
+                fact(d.field("kernel_release"), At::text), fact(d.field("ip_command"), At::text),
+                fact(d.field("interfaces"), a -> a.list(this::iface)),
+                fact(d.field("neighbours"), a -> a.list(this::neighbour)),
+                fact(routes.field("ipv4"), a -> a.list(this::route)), fact(routes.field("ipv6"), a -> a.list(this::route)),
+                sysctls, fact(d.field("br_netfilter_loaded"), At::bool), fact(d.field("kube_proxy_mode"), At::text),
+                counters, sampleEnd, warnings);
+    }
+
+    private NodeInterface iface(At i) {
+        i.object();
+        int ifindex = i.field("ifindex").required().integer();
+        String name = i.field("name").required().text();
+        NodeInterface.BridgePort port = i.field("bridge_port").nullable(p -> new NodeInterface.BridgePort(
+                fact(p.field("port_no"), At::integer), fact(p.field("hairpin_mode"), At::integer)));
+        NodeInterface.Bridge bridge = i.field("bridge").nullable(b -> new NodeInterface.Bridge(
+                fact(b.field("nf_call_iptables"), At::integer), fact(b.field("nf_call_ip6tables"), At::integer),
+                fact(b.field("nf_call_arptables"), At::integer), fact(b.field("fdb"), l -> l.list(this::fdb))));
+        At vx = i.field("vxlan");
+        Fact<NodeInterface.Vxlan> vxlan = vx.absent() || vx.node.isNull() ? null : fact(vx, v -> new NodeInterface.Vxlan(
+                v.field("vni").nullable(At::number), v.field("port").nullable(At::integer),
+                v.field("local").nullableText(), v.field("link").nullableText()));
+        return new NodeInterface(ifindex, name, fact(i.field("kind"), At::text), fact(i.field("operstate"), At::text),
+                fact(i.field("admin_up"), At::bool), fact(i.field("mac"), At::text), fact(i.field("mtu"), At::integer),
+                fact(i.field("iflink"), At::integer), i.field("master").nullableText(),
+                fact(i.field("addresses"), a -> a.list(At::prefix)), port, bridge, vxlan);
+    }
+
+    private FdbEntry fdb(At e) {
+        e.object();
+        return new FdbEntry(e.field("mac").required().text(), e.field("port_no").required().integer(),
+                e.field("port").nullableText(), e.field("local").required().bool());
+    }
+
+    private Neighbour neighbour(At n) {
+        n.object();
+        return new Neighbour(n.field("address").required().address(), n.field("mac").required().text(),
+                n.field("device").required().text(), n.field("state").required().text());
+    }
+
+    private Route route(At r) {
+        r.object();
+        At gw = r.field("gateway");
+        return new Route(r.field("destination").required().prefix(), gw.absent() || gw.node.isNull() ? null : gw.address(),
+                r.field("device").required().text(), r.field("metric").required().number(),
+                r.field("flags").absent() ? List.of() : r.field("flags").list(At::text));
+    }
+
+    private Counters counters(At c) {
+        c.object();
+        Instant at = c.field("read_at").required().time();
+        SortedMap<String, Long> nstat = c.field("nstat").absent() ? new TreeMap<>() : c.field("nstat").numbers();
+        SortedMap<String, String> unreadable = new TreeMap<>();
+        At u = c.field("nstat_unreadable");
+        if (!u.absent()) {
+            for (Map.Entry<String, At> e : u.fields()) {
+                unreadable.put(e.getKey(), e.getValue().text());
+            }
+        }
+        if (c.field("nstat").absent()) {
+            unreadable.put("nstat", c.field("nstat").path + " is not in " + file);
+        }
+        return new Counters(at, fact(c.field("nf_conntrack_count"), At::number), fact(c.field("nf_conntrack"), At::numbers),
+                nstat, unreadable);
+    }
+
+    private Counters absentCounters(At c, Instant at) {
+        String why = c.path + " is not in " + file;
+        return new Counters(at, Fact.unknown(why), Fact.unknown(why), new TreeMap<>(), new TreeMap<>(Map.of("nstat", why)));
+    }
+
+    /** A fact: its value, {@code {"unknown": "reason"}}, or absent (unknown: not in the file). */
+    private <T> Fact<T> fact(At a, Function<At, T> value) {
+        if (a.absent()) {
+            return missing(a);
+        }
+        if (a.node.isObject() && a.node.has("unknown")) {
+            return Fact.unknown(a.field("unknown").text());
+        }
+        return Fact.known(value.apply(a));
+    }
+
+    private <T> Fact<T> missing(At a) {
+        return Fact.unknown(a.path + " is not in " + file);
+    }
+
+    /** A JSON value and its path, for error messages. */
+    private static final class At {
+        final JsonNode node;
+        final String path;
+
+        At(JsonNode node, String path) {
+            this.node = node;
+            this.path = path;
+        }
+
+        boolean absent() {
+            return node == null || node.isMissingNode();
+        }
+
+        At required() {
+            if (absent()) {
+                throw bad("missing");
+            }
+            return this;
+        }
+
+        void object() {
+            if (!node.isObject()) {
+                throw bad("expected an object");
+            }
+        }
+
+        /** A member; absent when this is absent too (an optional section). */
+        At field(String key) {
+            if (!absent()) {
+                object();
+            }
+            return new At(absent() ? null : node.get(key), path + (SIMPLE_KEY.matcher(key).matches() ? "." + key : "['" + key + "']"));
+        }
+
+        List<Map.Entry<String, At>> fields() {
+            object();
+            List<Map.Entry<String, At>> out = new ArrayList<>();
+            node.fields().forEachRemaining(e -> out.add(Map.entry(e.getKey(), field(e.getKey()))));
+            return out;
+        }
+
+        <T> List<T> list(Function<At, T> each) {
+            if (!node.isArray()) {
+                throw bad("expected an array");
+            }
+            List<T> out = new ArrayList<>(node.size());
+            for (int i = 0; i < node.size(); i++) {
+                out.add(each.apply(new At(node.get(i), path + "[" + i + "]")));
+            }
+            return List.copyOf(out);
+        }
+
+        <T> T nullable(Function<At, T> value) {
+            return absent() || node.isNull() ? null : value.apply(this);
+        }
+
+        String nullableText() {
+            return nullable(At::text);
+        }
+
+        String text() {
+            if (!node.isTextual()) {
+                throw bad("expected a string");
+            }
+            return node.asText();
+        }
+
+        int integer() {
+            if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+                throw bad("expected an integer");
+            }
+            return node.asInt();
+        }
+
+        long number() {
+            if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+                throw bad("expected an integer");
+            }
+            return node.asLong();
+        }
+
+        boolean bool() {
+            if (!node.isBoolean()) {
+                throw bad("expected true or false");
+            }
+            return node.asBoolean();
+        }
+
+        SortedMap<String, Long> numbers() {
+            SortedMap<String, Long> out = new TreeMap<>();
+            for (Map.Entry<String, At> e : fields()) {
+                out.put(e.getKey(), e.getValue().number());
+            }
+            return out;
+        }
+
+        String sysctlValue() {
+            if (node.isIntegralNumber() && node.canConvertToLong()) {
+                return Long.toString(node.asLong());
+            }
+            if (!node.isTextual()) {
+                throw bad("expected a number or a string");
+            }
+            return node.asText();
+        }
+
+        Instant time() {
+            try {
+                return Instant.parse(text());
+            } catch (DateTimeParseException e) {
+                throw bad("expected a UTC time such as 2026-01-02T03:04:05.000Z");
+            }
+        }
+
+        Endpoint address() {
+            try {
+                long[] a = Ip.parse(text());
+                return Endpoint.address(a[0], a[1]);
+            } catch (IllegalArgumentException e) {
+                throw bad("expected an IP address");
+            }
+        }
+
+        InterfaceAddress prefix() {
+            try {
+                return InterfaceAddress.parse(text());
+            } catch (IllegalArgumentException e) {
+                throw bad("expected ADDRESS/PREFIXLENGTH such as 10.244.0.1/24");
+            }
+        }
+
+        Bad bad(String message) {
+            return new Bad(path + ": " + message);
+        }
+    }
+
+    /** Unchecked inside the reader, so that lambdas can fail; read() turns it into a NodeFactsException. */
+    private static final class Bad extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Bad(String message) {
+            super(message, null, false, false);
+        }
+    }
+}
