@@ -77,7 +77,7 @@ class NodeFactsCommandTest {
     /** Start-up of the offline path: registering the subcommand must not load io.pcapdiag.node. */
     @Test
     void analyzeLoadsNothingOfThisPackage(@TempDir Path dir) throws Exception {
-        Path capture = NamespaceLab.projectDir().resolve("captures/closed-port.any.pcap");
+        Path capture = NamespaceLab.projectDir().resolve("captures/closed-port/any.pcap");
         List<String> cmd = new ArrayList<>(NamespaceLab.java(dir));
         cmd.add(1, "-Xlog:class+load=info");
         cmd.addAll(List.of("analyze", "--format", "json", capture.toString()));
