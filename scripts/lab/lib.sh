@@ -276,6 +276,9 @@ cap() {
 #   pod: the client is pod A   ext: the client is in the outside namespace
 record() {
     CAP_FILES=(); CAP_LOGS=()
+    # Node facts first: their one request to kube-proxy's :10249 must not fall into the recordings; their
+    # counters are read again when the scenario is over.
+    facts_start
     local veths
     case $1 in
     pod)
@@ -303,7 +306,6 @@ record() {
         fi
     done
     live_start
-    facts_start
 }
 
 # The context of each scenario, written beside its recordings: the node facts of the node namespace
@@ -316,6 +318,8 @@ facts_start() {
     nsx "$NS_NODE" "$PCAPDIAG" node-facts --node "$NODE_NAME" --sample 2s -o "$WORK/$SCENARIO.node-facts.json" \
         >"$WORK/$SCENARIO.node-facts.log" 2>&1 &
     FACTS_PID=$!
+    wait_for "$WORK/$SCENARIO.node-facts.log" "counters read" ||
+        die "$SCENARIO: node-facts did not read the counters: $(cat "$WORK/$SCENARIO.node-facts.log")"
     python3 "$SNAPSHOT_PY" "$SCENARIO" "$WORK/$SCENARIO.cluster.json" || die "$SCENARIO: snapshot.py failed"
     CTX_FILES+=("$WORK/$SCENARIO.cluster.json:cluster.json" "$WORK/$SCENARIO.node-facts.json:node-facts.json")
 }

@@ -29,11 +29,11 @@ final class BridgeNfCallOff implements CauseRule {
         String key = f.client().isV4() ? "net.bridge.bridge-nf-call-iptables" : "net.bridge.bridge-nf-call-ip6tables";
         List<String> fix = List.of("modprobe br_netfilter && sysctl -w " + key + "=1",
                 "echo " + key + "=1 > /etc/sysctl.d/90-br-netfilter.conf   (keeps it across reboots)");
-        Optional<Reading> r = context.sysctl(key);
+        Optional<Reading> r = context.bridgedToIptables(f.client(), f.examples().get(0).syn().ifIndex);
         if (r.isEmpty()) {
             return CauseVerdict.unknown(cause(), fix);
         }
-        boolean off = r.get().value() == null || r.get().value().equals("0");
+        boolean off = !"1".equals(r.get().value());
         return new CauseVerdict(cause(), off ? Verdict.CONFIRMED : Verdict.CONTRADICTED, List.of(r.get().fact()), fix);
     }
 }

@@ -6,10 +6,13 @@ import io.pcapdiag.context.LbIps;
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.rules.Severity;
 import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.context.CaptureNode;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
 /** Options shared by offline and live analysis: bounds, cluster context, CI gating. */
@@ -18,6 +21,15 @@ public final class AnalysisOptions {
             description = "A LoadBalancer ingress IP of the cluster (repeatable): probes sourced from it are recognised even "
                     + "when the capture shows nothing else of it.")
     List<String> lbIps = new ArrayList<>();
+
+    @Option(names = "--node-facts", paramLabel = "FILE",
+            description = "The capture's node as pcapdiag node-facts described it: names interfaces and confirms or rules"
+                    + " out the causes that depend on the node (sysctls, hairpin mode, local addresses, counters).")
+    Path nodeFacts;
+
+    @Option(names = "--node", paramLabel = "NAME",
+            description = "The node the capture was taken on (else the node facts' name, else inferred from the cluster).")
+    String node;
 
     @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "none",
             description = "Exit 1 when a finding is at least this severe: warning, error or none (default: ${DEFAULT-VALUE}).")
@@ -45,7 +57,11 @@ public final class AnalysisOptions {
         return maxFindings == null ? byDefault : maxFindings;
     }
 
-    Analysis.Options toOptions() {
+    /**
+     * The analysis options, with the context the options name loaded; what loading notices (a newer node-facts
+     * schema, facts of another node) goes to {@code warn}, one line each.
+     */
+    Analysis.Options toOptions(Consumer<String> warn) {
         Set<Endpoint> vips = new LinkedHashSet<>();
         for (String ip : lbIps) {
             long[] a = Ip.parse(ip);
@@ -55,6 +71,12 @@ public final class AnalysisOptions {
             throw new IllegalArgumentException("--max-open must be at least 1");
         }
         List<Context> context = new ArrayList<>();
+        if (node != null) {
+            context.add(new CaptureNode(node));
+        }
+        if (nodeFacts != null) {
+            context.add(ContextFiles.nodeFacts(nodeFacts, node, warn));
+        }
         if (!vips.isEmpty()) {
             context.add(new LbIps(vips));
         }

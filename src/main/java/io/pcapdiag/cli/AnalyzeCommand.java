@@ -104,8 +104,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         for (int i = 0; i < files.size(); i++) {
             captures.add(new Capture(i, files.get(i), labelled.get(files.get(i))));
         }
-        Analysis a = new Analysis(analysis.toOptions());
         var err = spec.commandLine().getErr();
+        Analysis a = new Analysis(analysis.toOptions(line -> err.println("pcapdiag: " + line)));
         try (Progress progress = Progress.start(a, err)) {
             a.read(captures, r::open, line -> {
                 synchronized (progress) {

@@ -129,7 +129,10 @@ public final class LiveCommand implements Callable<Integer> {
         LiveSession.Timing timing = new LiveSession.Timing(Units.nanos("--duration", duration, false),
                 Units.nanos("--summary-interval", summaryInterval, false), Units.nanos("--rescan-interval", rescanInterval, true));
         Severity failOn = analysis.failOnSeverity();
-        var options = analysis.toOptions();
+        var options = analysis.toOptions(line -> {
+            err.println("pcapdiag: " + line);
+            err.flush();
+        });
         if (metricsPort < 0 || metricsPort > 65535) {
             throw new IllegalArgumentException("--metrics-port must be 0-65535");
         }

@@ -101,6 +101,14 @@ public interface Context {
         return Optional.empty();
     }
 
+    /**
+     * Whether bridged IPv4 (IPv6) traffic on the bridge {@code client} sits on reaches iptables (ip6tables):
+     * value "1" or "0" (br_netfilter not loaded counts as 0); subject the bridge.
+     */
+    default Optional<Reading> bridgedToIptables(Endpoint client, int ifIndex) {
+        return Optional.empty();
+    }
+
     /** The hairpin mode (0/1) of the bridge port {@code client} sits behind; {@code ifIndex} is where its SYN was seen (-1: unknown). */
     default Optional<Reading> hairpin(Endpoint client, int ifIndex) {
         return Optional.empty();
@@ -232,6 +240,11 @@ public interface Context {
             @Override
             public Optional<Reading> sysctl(String key) {
                 return any(c -> c.sysctl(key));
+            }
+
+            @Override
+            public Optional<Reading> bridgedToIptables(Endpoint client, int ifIndex) {
+                return any(c -> c.bridgedToIptables(client, ifIndex));
             }
 
             @Override

@@ -1,0 +1,206 @@
+package io.pcapdiag.context;
+
+import io.pcapdiag.node.Fact;
+import io.pcapdiag.node.InterfaceAddress;
+import io.pcapdiag.node.NodeFacts;
+import io.pcapdiag.node.NodeInterface;
+import io.pcapdiag.node.Route;
+import io.pcapdiag.track.Endpoint;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * {@code --node-facts FILE}: what the capture's node said about itself (pcapdiag node-facts), as the
+ * context's answers. A fact the document holds as unknown answers nothing: the cause it would judge stays
+ * unknown. Loaded only when node facts are given.
+ */
+public final class NodeContext implements Context {
+    private final NodeFacts facts;
+    private final String node;
+
+    public NodeContext(NodeFacts facts) {
+        this.facts = facts;
+        this.node = facts.nodeName().orElse("the node");
+    }
+
+    private io.pcapdiag.context.Fact fact(String text) {
+        return new io.pcapdiag.context.Fact(Source.NODE, text);
+    }
+
+    @Override
+    public boolean informs() {
+        return true;
+    }
+
+    @Override
+    public Optional<Reading> captureNode() {
+        if (!facts.nodeName().isKnown()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Reading("node", node, fact("the node facts given are " + node + "'s (node-facts, "
+                + facts.nodeNameSource() + ")")));
+    }
+
+    @Override
+    public Optional<Reading> sysctl(String key) {
+        Fact<String> v = facts.sysctl(key);
+        if (v.isKnown()) {
+            return Optional.of(new Reading(key, v.value(), fact(key + " = " + v.value() + " on " + node)));
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<Reading> bridgedToIptables(Endpoint client, int ifIndex) {
+        Optional<String> bridge = bridgeOf(client, ifIndex);
+        if (bridge.isEmpty()) {
+            return Optional.empty();
+        }
+        boolean v6 = !client.isV4();
+        Fact<Boolean> on = facts.bridgeNfCall(bridge.get(), v6);
+        if (!on.isKnown()) {
+            return Optional.empty();
+        }
+        String table = v6 ? "ip6tables" : "iptables";
+        String text;
+        if (!facts.brNetfilterLoaded().orElse(true)) {
+            text = "br_netfilter is not loaded on " + node + " (no /proc/sys/net/bridge): bridged traffic on " + bridge.get()
+                    + " never reaches " + table;
+        } else {
+            text = "bridged " + (v6 ? "IPv6" : "IPv4") + " traffic on " + bridge.get() + " " + (on.value() ? "reaches" : "skips")
+                    + " " + table + " on " + node + ": net.bridge.bridge-nf-call-" + table + " = "
+                    + facts.sysctl("net.bridge.bridge-nf-call-" + table).orElse("?") + nfCallOwn(bridge.get(), v6);
+        }
+        return Optional.of(new Reading(bridge.get(), on.value() ? "1" : "0", fact(text)));
+    }
+
+    private String nfCallOwn(String bridge, boolean v6) {
+        return facts.interfaceByName(bridge).map(NodeInterface::bridge)
+                .map(b -> v6 ? b.nfCallIp6tables() : b.nfCallIptables()).filter(Fact::isKnown)
+                .map(f -> ", " + bridge + "'s own nf_call_" + (v6 ? "ip6tables" : "iptables") + " = " + f.value()).orElse("");
+    }
+
+    /** The bridge the client's packets arrive on: its SYN's interface's master, or the bridge its neighbour entry is on. */
+    private Optional<String> bridgeOf(Endpoint client, int ifIndex) {
+        Optional<String> port = port(client, ifIndex);
+        if (port.isPresent()) {
+            Fact<NodeInterface> br = facts.bridgeOf(port.get());
+            if (br.isKnown()) {
+                return Optional.of(br.value().name());
+            }
+        }
+        Optional<NodeInterface> byIndex = facts.interfaceByIndex(ifIndex);
+        if (byIndex.isPresent() && byIndex.get().bridge() != null) {
+            return Optional.of(byIndex.get().name());
+        }
+        return route(client).map(Route::device).filter(d -> facts.interfaceByName(d).map(i -> i.bridge() != null).orElse(false));
+    }
+
+    /** The bridge port the client sits behind: the interface its SYN was captured on, if that is a port; else by neighbour/FDB. */
+    private Optional<String> port(Endpoint client, int ifIndex) {
+        Optional<NodeInterface> seen = facts.interfaceByIndex(ifIndex);
+        if (seen.isPresent() && seen.get().bridgePort() != null) {
+            return Optional.of(seen.get().name());
+        }
+        Fact<NodeInterface> behind = facts.bridgePortBehind(client);
+        return behind.isKnown() ? Optional.of(behind.value().name()) : Optional.empty();
+    }
+
+    @Override
+    public Optional<Reading> hairpin(Endpoint client, int ifIndex) {
+        Optional<String> port = port(client, ifIndex);
+        if (port.isEmpty()) {
+            return Optional.empty();
+        }
+        Fact<Integer> mode = facts.hairpinMode(port.get());
+        if (!mode.isKnown()) {
+            return Optional.empty();
+        }
+        String bridge = facts.bridgeOf(port.get()).map(NodeInterface::name).orElse("its bridge");
+        return Optional.of(new Reading(port.get(), String.valueOf(mode.value()), fact("hairpin mode of " + port.get()
+                + " (the port of " + bridge + " that " + client.address() + " sits behind) is " + mode.value() + " on " + node)));
+    }
+
+    @Override
+    public Optional<Reading> localAddress(Endpoint address) {
+        Fact<Boolean> local = facts.isLocal(address);
+        if (!local.isKnown()) {
+            return Optional.empty();
+        }
+        Optional<NodeInterface> holder = facts.interfaceHolding(address);
+        if (local.value() && holder.isPresent()) {
+            String i = holder.get().name();
+            return Optional.of(new Reading(i, i, fact(address.address() + " is an address of " + i + " on " + node)));
+        }
+        return Optional.of(new Reading(address.address(), null, fact(address.address() + " is none of " + node
+                + "'s addresses")));
+    }
+
+    @Override
+    public Optional<Reading> counterRise(String counter) {
+        Fact<Long> d = facts.counterDelta(counter);
+        if (!d.isKnown()) {
+            return Optional.empty();
+        }
+        double seconds = facts.deltas().map(x -> x.seconds()).orElse(0.0);
+        return Optional.of(new Reading(counter, String.valueOf(d.value()), fact(counter + " rose by " + d.value() + " over the "
+                + String.format(Locale.ROOT, "%.1f", seconds) + " s the node facts sampled on " + node)));
+    }
+
+    @Override
+    public Optional<Reading> proxyMode() {
+        Fact<String> m = facts.kubeProxyMode();
+        if (!m.isKnown()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Reading("kube-proxy", m.value(), fact("kube-proxy on " + node + " runs in " + m.value()
+                + " mode (:10249/proxyMode)")));
+    }
+
+    @Override
+    public Optional<String> interfaceName(int ifIndex) {
+        return ifIndex < 0 ? Optional.empty() : facts.interfaceName(ifIndex);
+    }
+
+    @Override
+    public List<String> expectedPath(Endpoint destination) {
+        Optional<Route> r = route(destination);
+        if (r.isEmpty()) {
+            return List.of();
+        }
+        String dev = r.get().device();
+        List<String> path = new ArrayList<>();
+        path.add(dev);
+        Optional<NodeInterface> out = facts.interfaceByName(dev);
+        if (out.isPresent() && out.get().bridge() != null) {
+            Fact<NodeInterface> port = facts.bridgePortBehind(destination);
+            if (port.isKnown()) {
+                path.add(port.value().name());
+            }
+        } else if (out.isPresent() && out.get().vxlan() != null && out.get().vxlan().isKnown() && out.get().vxlan().value() != null
+                && out.get().vxlan().value().link() != null) {
+            path.add(out.get().vxlan().value().link());
+        }
+        return path;
+    }
+
+    /** The route the node's main table takes to {@code destination}: longest prefix, then lowest metric. */
+    private Optional<Route> route(Endpoint destination) {
+        Endpoint a = destination.withoutPort();
+        Fact<List<Route>> table = a.isV4() ? facts.routesV4() : facts.routesV6();
+        Route best = null;
+        for (Route r : table.orElse(List.of())) {
+            InterfaceAddress d = r.destination();
+            if (d == null || !d.contains(a) || r.flags().contains("local") || r.device() == null) {
+                continue;
+            }
+            if (best == null || d.prefixLength() > best.destination().prefixLength()
+                    || (d.prefixLength() == best.destination().prefixLength() && r.metric() < best.metric())) {
+                best = r;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+}
