@@ -1,5 +1,6 @@
 package io.pcapdiag.context;
 
+import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.TimeOrder;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Endpoint;
@@ -29,54 +30,75 @@ public final class CaptureFacts implements Context, TrackerSink {
     private final Map<Endpoint, Sighting> dnatAddresses = new HashMap<>();
     /** Addresses that answered a SYN to themselves with ICMP port unreachable: the earliest such answer. */
     private final Map<Endpoint, Sighting> localRejects = new HashMap<>();
-    /** Per target that answered with its own SYN-ACK: the clients whose attempts came first. */
-    private final Map<Endpoint, Answered> answered = new HashMap<>();
+    /** Per target address:port: its decided attempts, and the clients it answered whose attempts came first. */
+    private final Map<Endpoint, Target> targets = new HashMap<>();
     private final Map<Endpoint, Long> unpairedIcmp = new HashMap<>();
-    /** Decided attempts per target address:port. */
-    private final Map<Endpoint, long[]> attempts = new HashMap<>();
     private boolean citeCaptures;
     private long overflow;
 
+    /** One target's attempts and answered clients: one lookup per decided attempt. */
+    private static final class Target {
+        long attempts;
+        Answered answered;
+    }
+
     /**
-     * The {@link #CLIENTS_KEPT} clients of a target whose first answered attempt came first, with that
-     * attempt's SYN. Kept by capture order, not by the order attempts are decided (which depends on how the
-     * tracker's clock stepped), so the fact cited is the same however the capture was read.
+     * The two clients of a target whose first answered attempt came first: enough to name, for any client,
+     * another one the target answered.
      */
     private static final class Answered {
-        static final int CLIENTS_KEPT = 4;
+        static final int CLIENTS_KEPT = 2;
         final Endpoint[] clients = new Endpoint[CLIENTS_KEPT];
-        final Attempt[] first = new Attempt[CLIENTS_KEPT];
+        /** Each client's first answered SYN: time, capture, frame (not the attempt: it must not outlive its decision). */
+        final long[] nanos = new long[CLIENTS_KEPT];
+        final Capture[] captures = new Capture[CLIENTS_KEPT];
+        final long[] frames = new long[CLIENTS_KEPT];
         int size;
 
-        void add(Attempt a) {
-            Endpoint c = a.client();
-            int latest = 0;
+        private boolean earlier(long n, Capture c, long f, int i) {
+            return TimeOrder.compare(n, c.index(), f, nanos[i], captures[i].index(), frames[i]) < 0;
+        }
+
+        private void set(int i, Endpoint client, long n, Capture c, long f) {
+            clients[i] = client;
+            nanos[i] = n;
+            captures[i] = c;
+            frames[i] = f;
+        }
+
+        void add(Attempt a, Endpoint client) {
+            long n = a.synNanos();
+            Capture c = a.synCapture();
+            long f = a.synFrame();
             for (int i = 0; i < size; i++) {
-                if (clients[i].equals(c)) {
-                    if (a.before(first[i])) {
-                        first[i] = a;
+                if (clients[i].equals(client)) {
+                    if (earlier(n, c, f, i)) {
+                        set(i, client, n, c, f);
                     }
                     return;
                 }
-                if (first[latest].before(first[i])) {
+            }
+            if (size < CLIENTS_KEPT) {
+                set(size++, client, n, c, f);
+                return;
+            }
+            int latest = 0;
+            for (int i = 1; i < size; i++) {
+                if (earlier(nanos[latest], captures[latest], frames[latest], i)) {
                     latest = i;
                 }
             }
-            if (size < CLIENTS_KEPT) {
-                clients[size] = c;
-                first[size++] = a;
-            } else if (a.before(first[latest])) {
-                clients[latest] = c;
-                first[latest] = a;
+            if (earlier(n, c, f, latest)) {
+                set(latest, client, n, c, f);
             }
         }
 
-        /** The first answered attempt of a client other than {@code client}, or null. */
-        Attempt other(Endpoint client) {
-            Attempt best = null;
+        /** The client other than {@code client} whose first answered SYN came first, or -1. */
+        int other(Endpoint client) {
+            int best = -1;
             for (int i = 0; i < size; i++) {
-                if (!clients[i].equals(client) && (best == null || first[i].before(best))) {
-                    best = first[i];
+                if (!clients[i].equals(client) && (best < 0 || earlier(nanos[i], captures[i], frames[i], best))) {
+                    best = i;
                 }
             }
             return best;
@@ -99,38 +121,35 @@ public final class CaptureFacts implements Context, TrackerSink {
 
     @Override
     public void decided(Attempt a) {
-        long[] n = attempts.get(a.target());
-        if (n == null && room(attempts)) {
-            n = new long[1];
-            attempts.put(a.target(), n);
+        Endpoint target = a.target();
+        Target t = targets.get(target);
+        if (t == null && room(targets)) {
+            t = new Target();
+            targets.put(target, t);
         }
-        if (n != null) {
-            n[0]++;
+        if (t != null) {
+            t.attempts++;
+            if (a.outcome() == Outcome.ANSWERED) {
+                if (t.answered == null) {
+                    t.answered = new Answered();
+                }
+                t.answered.add(a, a.client());
+            }
         }
         Sighting nat = a.natCopy();
         if (nat != null) {
-            Map<Endpoint, Sighting> backends = dnat.get(a.target());
+            Map<Endpoint, Sighting> backends = dnat.get(target);
             if (backends == null && room(dnat)) {
                 backends = new HashMap<>();
-                dnat.put(a.target(), backends);
+                dnat.put(target, backends);
             }
             if (backends != null && (backends.size() < MAX_BACKENDS || backends.containsKey(nat.destination()))) {
                 keepEarliest(backends, nat.destination(), nat);
             }
-            keepEarliest(dnatAddresses, a.target().withoutPort(), nat);
+            keepEarliest(dnatAddresses, target.withoutPort(), nat);
         }
         if (a.outcome() == Outcome.REJECTED && a.portUnreachableFromTarget()) {
-            keepEarliest(localRejects, a.target().withoutPort(), a.icmp());
-        }
-        if (a.outcome() == Outcome.ANSWERED) {
-            Answered seen = answered.get(a.target());
-            if (seen == null && room(answered)) {
-                seen = new Answered();
-                answered.put(a.target(), seen);
-            }
-            if (seen != null) {
-                seen.add(a);
-            }
+            keepEarliest(localRejects, target.withoutPort(), a.icmp());
         }
     }
 
@@ -178,13 +197,14 @@ public final class CaptureFacts implements Context, TrackerSink {
 
     @Override
     public Optional<Fact> answersOthers(Endpoint target, Endpoint client) {
-        Answered a = answered.get(target);
-        Attempt other = a == null ? null : a.other(client.withoutPort());
-        if (other == null) {
+        Target t = targets.get(target);
+        Answered a = t == null ? null : t.answered;
+        int other = a == null ? -1 : a.other(client.withoutPort());
+        if (other < 0) {
             return Optional.empty();
         }
-        return Optional.of(Fact.capture(target + " answered " + other.client() + " in this capture (SYN "
-                + ref(other.syn()) + ")"));
+        String syn = citeCaptures ? a.captures[other].name() + " #" + a.frames[other] : "#" + a.frames[other];
+        return Optional.of(Fact.capture(target + " answered " + a.clients[other] + " in this capture (SYN " + syn + ")"));
     }
 
     @Override
@@ -205,8 +225,8 @@ public final class CaptureFacts implements Context, TrackerSink {
 
     @Override
     public long attemptsTo(Endpoint target) {
-        long[] n = attempts.get(target);
-        return n == null ? 0 : n[0];
+        Target t = targets.get(target);
+        return t == null ? 0 : t.attempts;
     }
 
     @Override
