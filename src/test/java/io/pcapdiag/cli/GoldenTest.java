@@ -42,7 +42,7 @@ class GoldenTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("captures")
     void textReportEqualsGolden(String name) throws IOException {
-        CliRun r = CliRun.of("analyze", "--color", "never", Captures.arg(name));
+        CliRun r = CliRun.of(args(name, "--color", "never"));
         assertEquals("", r.err(), "stderr");
         assertEquals(ExitCodes.OK, r.code());
         compare(Captures.golden(name, "txt"), r.out());
@@ -51,10 +51,19 @@ class GoldenTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("captures")
     void jsonReportEqualsGolden(String name) throws IOException {
-        CliRun r = CliRun.of("analyze", "--format", "json", Captures.arg(name));
+        CliRun r = CliRun.of(args(name, "--format", "json"));
         assertEquals("", r.err(), "stderr");
         assertEquals(ExitCodes.OK, r.code());
         compare(Captures.golden(name, "json"), r.out());
+    }
+
+    /** analyze, the given options, the capture directory's options ({@link Captures#options}), the capture. */
+    private static String[] args(String name, String... options) throws IOException {
+        List<String> a = new java.util.ArrayList<>(List.of("analyze"));
+        a.addAll(List.of(options));
+        a.addAll(Captures.options(name));
+        a.add(Captures.arg(name));
+        return a.toArray(String[]::new);
     }
 
     private static void compare(Path golden, String actual) throws IOException {
