@@ -309,13 +309,15 @@ record() {
 }
 
 # The context of each scenario, written beside its recordings: the node facts of the node namespace
-# (pcapdiag node-facts, counters sampled over the scenario) and the cluster snapshot a real cluster
+# (pcapdiag node-facts --sample: read once before the recorders start, their one request to kube-proxy
+# kept out of the recordings, and again 3 s later, when the pods have talked: neighbours, forwarding
+# entries and counter rises as of then) and the cluster snapshot a real cluster
 # would show (snapshot.py). CTX_FILES: file in $WORK -> name under $OUT/$SCENARIO/.
 FACTS_PID=
 CTX_FILES=()
 facts_start() {
     CTX_FILES=()
-    nsx "$NS_NODE" "$PCAPDIAG" node-facts --node "$NODE_NAME" --sample 2s -o "$WORK/$SCENARIO.node-facts.json" \
+    nsx "$NS_NODE" "$PCAPDIAG" node-facts --node "$NODE_NAME" --sample 3s -o "$WORK/$SCENARIO.node-facts.json" \
         >"$WORK/$SCENARIO.node-facts.log" 2>&1 &
     FACTS_PID=$!
     wait_for "$WORK/$SCENARIO.node-facts.log" "counters read" ||

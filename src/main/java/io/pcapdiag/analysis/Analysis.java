@@ -9,6 +9,7 @@ import io.pcapdiag.capture.ReadStats;
 import io.pcapdiag.capture.ShiftedSource;
 import io.pcapdiag.context.CaptureFacts;
 import io.pcapdiag.context.Context;
+import io.pcapdiag.context.InferredNode;
 import io.pcapdiag.decode.Decoder;
 import io.pcapdiag.decode.PacketView;
 import io.pcapdiag.rules.Findings;
@@ -97,7 +98,9 @@ public final class Analysis {
         List<Context> sources = new ArrayList<>();
         sources.add(captureFacts);
         sources.addAll(options.context());
-        this.context = Context.of(sources);
+        Context given = Context.of(sources);
+        // Last: which node the capture is from, inferred when no source says.
+        this.context = Context.of(List.of(given, new InferredNode(captureFacts, given)));
         this.listAttempts = options.listAttempts();
         this.listed = new PriorityQueue<>(Math.max(1, Math.min(listAttempts, 1 << 16)), (x, y) -> x.before(y) ? 1 : y.before(x) ? -1 : 0);
     }

@@ -22,6 +22,12 @@ public final class AnalysisOptions {
                     + "when the capture shows nothing else of it.")
     List<String> lbIps = new ArrayList<>();
 
+    @Option(names = "--cluster", paramLabel = "PATH",
+            description = "A cluster snapshot, a file or a directory of kubectl get -o json (or YAML) output: names"
+                    + " Services, pods and nodes, and confirms or rules out the causes that depend on the cluster. Write"
+                    + " one with: kubectl get services,endpointslices,pods,nodes,networkpolicies -A -o json > cluster.json")
+    Path cluster;
+
     @Option(names = "--node-facts", paramLabel = "FILE",
             description = "The capture's node as pcapdiag node-facts described it: names interfaces and confirms or rules"
                     + " out the causes that depend on the node (sysctls, hairpin mode, local addresses, counters).")
@@ -76,6 +82,9 @@ public final class AnalysisOptions {
         }
         if (nodeFacts != null) {
             context.add(ContextFiles.nodeFacts(nodeFacts, node, warn));
+        }
+        if (cluster != null) {
+            context.add(ContextFiles.cluster(cluster, warn));
         }
         if (!vips.isEmpty()) {
             context.add(new LbIps(vips));

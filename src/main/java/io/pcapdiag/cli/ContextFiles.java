@@ -1,10 +1,14 @@
 package io.pcapdiag.cli;
 
+import io.pcapdiag.cluster.ClusterException;
+import io.pcapdiag.cluster.Snapshot;
+import io.pcapdiag.context.ClusterContext;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.context.NodeContext;
 import io.pcapdiag.node.NodeFacts;
 import io.pcapdiag.node.NodeFactsException;
 import java.nio.file.Path;
+import java.util.StringJoiner;
 import java.util.function.Consumer;
 
 /**
@@ -13,6 +17,40 @@ import java.util.function.Consumer;
  */
 final class ContextFiles {
     private ContextFiles() {
+    }
+
+    /** Problem lines printed per snapshot before they are only counted. */
+    private static final int MAX_PROBLEM_LINES = 20;
+
+    /**
+     * {@code --cluster PATH}: a snapshot that is not JSON/YAML at all is a usage error with its one line; objects
+     * it cannot read are said (up to 20 lines, then counted), with one line of what was loaded and skipped;
+     * contradictions in it are said one by one.
+     */
+    static Context cluster(Path path, Consumer<String> warn) {
+        Snapshot.Loaded l;
+        try {
+            l = Snapshot.load(path);
+        } catch (ClusterException e) {
+            throw new IllegalArgumentException("--cluster " + e.getMessage(), e);
+        }
+        for (int i = 0; i < l.problems().size() && i < MAX_PROBLEM_LINES; i++) {
+            warn.accept(l.problems().get(i) + "; skipped");
+        }
+        if (l.problems().size() > MAX_PROBLEM_LINES) {
+            warn.accept(path + ": " + (l.problems().size() - MAX_PROBLEM_LINES) + " more objects skipped (see the counts below)");
+        }
+        if (!l.skipped().isEmpty()) {
+            StringJoiner loaded = new StringJoiner(", ");
+            l.loaded().forEach((k, n) -> loaded.add(n + " " + k));
+            StringJoiner skipped = new StringJoiner(", ");
+            l.skipped().forEach((k, n) -> skipped.add(n + " " + k));
+            warn.accept(path + ": loaded " + loaded + "; skipped " + skipped);
+        }
+        for (String c : l.index().contradictions()) {
+            warn.accept(path + ": contradiction: " + c);
+        }
+        return new ClusterContext(l::index, "the cluster snapshot");
     }
 
     /** {@code --node-facts FILE}; a document that cannot be read is a usage error with its one-line reason. */

@@ -74,7 +74,7 @@ public final class NodeFactsCommand implements Callable<Integer> {
             err.println("pcapdiag: counters read; reading them again in " + sample.trim());
             err.flush();
             TimeUnit.NANOSECONDS.sleep(sampleNanos);
-            facts = facts.withSampleEnd(collector.sample());
+            facts = collector.sampled(facts);
         }
         if (file == null) {
             facts.write(out);

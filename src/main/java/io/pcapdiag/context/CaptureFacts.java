@@ -33,6 +33,9 @@ public final class CaptureFacts implements Context, TrackerSink {
     /** Per target address:port: its decided attempts, and the clients it answered whose attempts came first. */
     private final Map<Endpoint, Target> targets = new HashMap<>();
     private final Map<Endpoint, Long> unpairedIcmp = new HashMap<>();
+    /** Client addresses seen, the first {@link #MAX_CLIENTS}: which node a capture is from is inferred from them. */
+    private final java.util.Set<Endpoint> clients = new java.util.LinkedHashSet<>();
+    private static final int MAX_CLIENTS = 1024;
     private boolean citeCaptures;
     private long overflow;
 
@@ -122,6 +125,9 @@ public final class CaptureFacts implements Context, TrackerSink {
     @Override
     public void decided(Attempt a) {
         Endpoint target = a.target();
+        if (clients.size() < MAX_CLIENTS) {
+            clients.add(a.client());
+        }
         Target t = targets.get(target);
         if (t == null && room(targets)) {
             t = new Target();
@@ -169,6 +175,11 @@ public final class CaptureFacts implements Context, TrackerSink {
         }
         overflow++;
         return false;
+    }
+
+    /** Client addresses seen (the first 1024). */
+    public java.util.Set<Endpoint> clients() {
+        return java.util.Collections.unmodifiableSet(clients);
     }
 
     /** Facts not kept because a table was full. */

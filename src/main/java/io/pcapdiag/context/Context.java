@@ -66,6 +66,11 @@ public interface Context {
         return Optional.empty();
     }
 
+    /** The node {@code address} belongs to: a pod's node, or the node holding it; for inferring the capture's node. */
+    default Optional<String> nodeOf(Endpoint address) {
+        return Optional.empty();
+    }
+
     /** The Service behind {@code vp} (address:port), or the Service holding the address when the port is none of its. */
     default Optional<ServiceFacts> service(Endpoint vp) {
         return Optional.empty();
@@ -215,6 +220,11 @@ public interface Context {
             @Override
             public Optional<Ref> ref(Endpoint e) {
                 return any(c -> c.ref(e));
+            }
+
+            @Override
+            public Optional<String> nodeOf(Endpoint address) {
+                return any(c -> c.nodeOf(address));
             }
 
             @Override

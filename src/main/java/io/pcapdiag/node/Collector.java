@@ -46,6 +46,24 @@ public final class Collector {
 
     /** Every fact, the counters included. */
     public NodeFacts collect() {
+        return collect(null);
+    }
+
+    /**
+     * The end of a sample that began with {@code start}: every fact read again (a node that carried traffic
+     * since knows more neighbours and forwarding entries), the counters of {@code start} and of now, so their
+     * rise is the sample's; kube-proxy is not asked again (its answer stands, and a capture running now
+     * should not see the request).
+     */
+    public NodeFacts sampled(NodeFacts start) {
+        NodeFacts end = collect(start.kubeProxyMode());
+        return new NodeFacts(end.schemaVersion(), end.nodeName(), end.nodeNameSource(), start.collectedAt(), end.kernelRelease(),
+                end.ipCommand(), end.interfaces(), end.neighbours(), end.routesV4(), end.routesV6(), end.sysctls(),
+                end.brNetfilterLoaded(), start.kubeProxyMode(), start.counters(), Fact.known(end.counters()), end.warnings());
+    }
+
+    /** Every fact; {@code kubeProxyMode} when already known, else kube-proxy is asked. */
+    private NodeFacts collect(Fact<String> knownKubeProxyMode) {
         Instant at = now();
         NodeName name = NodeName.resolve(settings.nodeOption(), settings.env(), proc.resolve("sys"));
         Fact<Map<Integer, IpCommand.Link>> ip = settings.ip().isKnown() ? IpCommand.links(settings.ip().value())
@@ -53,7 +71,7 @@ public final class Collector {
         Fact<String> ipCommand = ip.isKnown() ? Fact.known(settings.ip().value() + " -d -j addr show") : ip.asUnknown();
         Fact<List<NodeInterface>> interfaces = Interfaces.read(sys.resolve("class/net"), ip);
         SortedMap<String, Fact<String>> sysctls = Sysctls.read(proc.resolve("sys"));
-        Fact<String> kubeProxyMode = KubeProxy.mode(settings.kubeProxyUrl());
+        Fact<String> kubeProxyMode = knownKubeProxyMode != null ? knownKubeProxyMode : KubeProxy.mode(settings.kubeProxyUrl());
         // Last, so that a sample's deltas do not count the collector's own request to kube-proxy.
         Counters counters = sample();
         // One reading of the table's size, so that the document does not disagree with itself.

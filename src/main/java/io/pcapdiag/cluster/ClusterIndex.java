@@ -1,0 +1,465 @@
+package io.pcapdiag.cluster;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodIP;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.pcapdiag.decode.Ip;
+import io.pcapdiag.node.InterfaceAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+
+/**
+ * The cluster, indexed for the questions the analysis asks by address: which Service is behind an
+ * address:port, its endpoints, the pod or node at an address, the policies of a namespace. Immutable;
+ * built once per snapshot (or per change, live) by {@link Builder}. Addresses are pcapdiag's
+ * ({@link io.pcapdiag.track.Endpoint}, without port).
+ */
+public final class ClusterIndex {
+    /** A ready endpoint of a Service port: its address, node and pod. */
+    public record Backend(io.pcapdiag.track.Endpoint address, int port, boolean ready, String node, String pod, String slice) {
+    }
+
+    private final Map<io.pcapdiag.track.Endpoint, List<Service>> servicesByIp;
+    private final Map<Integer, List<Service>> servicesByNodePort;
+    private final Map<String, List<EndpointSlice>> slicesByService;
+    private final Map<io.pcapdiag.track.Endpoint, Pod> podsByIp;
+    private final Map<String, Pod> podsByName;
+    private final Map<io.pcapdiag.track.Endpoint, Node> nodesByIp;
+    private final Map<String, Node> nodesByName;
+    private final Map<String, List<NetworkPolicy>> policiesByNamespace;
+    private final Set<io.pcapdiag.track.Endpoint> lbIngress;
+    private final int services;
+    private final String proxyMode;
+    private final List<String> contradictions;
+
+    private ClusterIndex(Builder b) {
+        this.servicesByIp = Map.copyOf(b.servicesByIp);
+        this.servicesByNodePort = Map.copyOf(b.servicesByNodePort);
+        this.slicesByService = Map.copyOf(b.slicesByService);
+        this.podsByIp = Map.copyOf(b.podsByIp);
+        this.podsByName = Map.copyOf(b.podsByName);
+        this.nodesByIp = Map.copyOf(b.nodesByIp);
+        this.nodesByName = Map.copyOf(b.nodesByName);
+        this.policiesByNamespace = Map.copyOf(b.policiesByNamespace);
+        this.lbIngress = Set.copyOf(b.lbIngress);
+        this.services = b.services;
+        this.proxyMode = b.proxyMode;
+        this.contradictions = List.copyOf(b.contradictions);
+    }
+
+    /** An index of nothing: what a live run has until the API server first answers. */
+    public static ClusterIndex empty() {
+        return new Builder().build();
+    }
+
+    // ---------------------------------------------------------------- Services
+
+    /**
+     * The Service behind {@code address:port}: a ClusterIP, LoadBalancer ingress IP or externalIP with one of
+     * the Service's ports, or a node's address with one of its nodePorts. When the address is a Service's but
+     * the port is none of its ports, that Service with a null port.
+     */
+    public Optional<ServiceMatch> service(io.pcapdiag.track.Endpoint address, int port) {
+        io.pcapdiag.track.Endpoint a = address.withoutPort();
+        ServiceMatch portless = null;
+        for (Service s : servicesByIp.getOrDefault(a, List.of())) {
+            ServiceMatch.Way way = way(s, a);
+            String ipMode = way == ServiceMatch.Way.LOAD_BALANCER ? ipMode(s, a) : null;
+            for (ServicePort sp : ports(s)) {
+                if (sp.getPort() != null && sp.getPort() == port && protocolTcp(sp.getProtocol())) {
+                    return Optional.of(new ServiceMatch(s, sp, way, ipMode));
+                }
+            }
+            if (portless == null) {
+                portless = new ServiceMatch(s, null, way, ipMode);
+            }
+        }
+        if (nodesByIp.containsKey(a)) {
+            for (Service s : servicesByNodePort.getOrDefault(port, List.of())) {
+                for (ServicePort sp : ports(s)) {
+                    if (sp.getNodePort() != null && sp.getNodePort() == port && protocolTcp(sp.getProtocol())) {
+                        return Optional.of(new ServiceMatch(s, sp, ServiceMatch.Way.NODE_PORT, null));
+                    }
+                }
+            }
+        }
+        return Optional.ofNullable(portless);
+    }
+
+    /** The Service whose LoadBalancer ingress IPs include {@code address}, with that ingress's ipMode. */
+    public Optional<ServiceMatch> lbService(io.pcapdiag.track.Endpoint address) {
+        io.pcapdiag.track.Endpoint a = address.withoutPort();
+        for (Service s : servicesByIp.getOrDefault(a, List.of())) {
+            if (way(s, a) == ServiceMatch.Way.LOAD_BALANCER) {
+                return Optional.of(new ServiceMatch(s, null, ServiceMatch.Way.LOAD_BALANCER, ipMode(s, a)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether {@code address} is any Service's address (ClusterIP, LoadBalancer ingress, externalIP). */
+    public Optional<Service> serviceAt(io.pcapdiag.track.Endpoint address) {
+        List<Service> l = servicesByIp.get(address.withoutPort());
+        return l == null || l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));
+    }
+
+    public boolean isLbIngress(io.pcapdiag.track.Endpoint address) {
+        return lbIngress.contains(address.withoutPort());
+    }
+
+    /** Every LoadBalancer ingress IP of the cluster. */
+    public Set<io.pcapdiag.track.Endpoint> lbIngressIps() {
+        return lbIngress;
+    }
+
+    /** How many Services the index holds: with none, "every LB IP is known" means nothing. */
+    public int serviceCount() {
+        return services;
+    }
+
+    /**
+     * The endpoints of a Service port, from the Service's EndpointSlices (label kubernetes.io/service-name),
+     * matched by port name as the EndpointSlice controller writes them. Ready means conditions.ready is not
+     * false (the API treats an unset ready as ready).
+     */
+    public List<Backend> backends(ServiceMatch m) {
+        List<Backend> out = new ArrayList<>();
+        String key = m.namespace() + "/" + m.name();
+        String want = m.port() == null ? null : m.port().getName();
+        for (EndpointSlice es : slicesByService.getOrDefault(key, List.of())) {
+            Integer matched = null;
+            for (EndpointPort p : es.getPorts() == null ? List.<EndpointPort>of() : es.getPorts()) {
+                if (Objects.equals(emptyToNull(p.getName()), emptyToNull(want))) {
+                    matched = p.getPort();
+                }
+            }
+            if (matched == null && m.port() != null) {
+                continue;
+            }
+            int port = matched == null ? -1 : matched;
+            for (Endpoint e : es.getEndpoints() == null ? List.<Endpoint>of() : es.getEndpoints()) {
+                boolean ready = e.getConditions() == null || !Boolean.FALSE.equals(e.getConditions().getReady());
+                String pod = e.getTargetRef() != null && "Pod".equals(e.getTargetRef().getKind())
+                        ? e.getTargetRef().getNamespace() + "/" + e.getTargetRef().getName() : null;
+                for (String ip : e.getAddresses() == null ? List.<String>of() : e.getAddresses()) {
+                    Optional<io.pcapdiag.track.Endpoint> a = address(ip);
+                    a.ifPresent(x -> out.add(new Backend(x, port, ready, e.getNodeName(), pod,
+                            es.getMetadata().getName())));
+                }
+            }
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- pods and nodes
+
+    /** The pod at {@code address} (status.podIPs; hostNetwork pods share their node's address and are not indexed). */
+    public Optional<Pod> podAt(io.pcapdiag.track.Endpoint address) {
+        return Optional.ofNullable(podsByIp.get(address.withoutPort()));
+    }
+
+    public Optional<Pod> pod(String namespace, String name) {
+        return Optional.ofNullable(podsByName.get(namespace + "/" + name));
+    }
+
+    /** The node with {@code address} among its InternalIP/ExternalIP addresses. */
+    public Optional<Node> nodeAt(io.pcapdiag.track.Endpoint address) {
+        return Optional.ofNullable(nodesByIp.get(address.withoutPort()));
+    }
+
+    public Optional<Node> node(String name) {
+        return Optional.ofNullable(nodesByName.get(name));
+    }
+
+    /** The node whose podCIDR(s) contain {@code address}. */
+    public Optional<Node> nodeForPodCidr(io.pcapdiag.track.Endpoint address) {
+        for (Node n : nodesByName.values()) {
+            List<String> cidrs = n.getSpec() == null ? null : n.getSpec().getPodCIDRs();
+            if (cidrs == null || cidrs.isEmpty()) {
+                cidrs = n.getSpec() == null || n.getSpec().getPodCIDR() == null ? List.of() : List.of(n.getSpec().getPodCIDR());
+            }
+            for (String c : cidrs) {
+                try {
+                    if (InterfaceAddress.parse(c).contains(address.withoutPort())) {
+                        return Optional.of(n);
+                    }
+                } catch (IllegalArgumentException e) {
+                    // a podCIDR that is no CIDR names nothing
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    public Collection<Node> nodes() {
+        return nodesByName.values();
+    }
+
+    /** The NetworkPolicies of a namespace. */
+    public List<NetworkPolicy> policies(String namespace) {
+        return policiesByNamespace.getOrDefault(namespace, List.of());
+    }
+
+    /** kube-proxy's mode from its ConfigMap (kube-system/kube-proxy, config.conf; "" means iptables), or null. */
+    public String proxyMode() {
+        return proxyMode;
+    }
+
+    /** What the snapshot says that cannot all be true (a pod IP on two nodes...), one line each. */
+    public List<String> contradictions() {
+        return contradictions;
+    }
+
+    /** The controller that owns a pod, as {@code ReplicaSet cart-7d9f5c6b8}, or null. */
+    public static String owner(Pod p) {
+        for (OwnerReference o : p.getMetadata().getOwnerReferences() == null ? List.<OwnerReference>of()
+                : p.getMetadata().getOwnerReferences()) {
+            if (Boolean.TRUE.equals(o.getController())) {
+                return o.getKind() + " " + o.getName();
+            }
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static List<ServicePort> ports(Service s) {
+        return s.getSpec() == null || s.getSpec().getPorts() == null ? List.of() : s.getSpec().getPorts();
+    }
+
+    private static boolean protocolTcp(String p) {
+        return p == null || p.equals("TCP");
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+
+    private static ServiceMatch.Way way(Service s, io.pcapdiag.track.Endpoint a) {
+        for (String ip : clusterIps(s)) {
+            if (address(ip).map(a::equals).orElse(false)) {
+                return ServiceMatch.Way.CLUSTER_IP;
+            }
+        }
+        for (LoadBalancerIngress i : ingress(s)) {
+            if (i.getIp() != null && address(i.getIp()).map(a::equals).orElse(false)) {
+                return ServiceMatch.Way.LOAD_BALANCER;
+            }
+        }
+        return ServiceMatch.Way.EXTERNAL_IP;
+    }
+
+    private static String ipMode(Service s, io.pcapdiag.track.Endpoint a) {
+        for (LoadBalancerIngress i : ingress(s)) {
+            if (i.getIp() != null && address(i.getIp()).map(a::equals).orElse(false)) {
+                return i.getIpMode() == null || i.getIpMode().isEmpty() ? "VIP" : i.getIpMode();
+            }
+        }
+        return null;
+    }
+
+    private static List<String> clusterIps(Service s) {
+        if (s.getSpec() == null) {
+            return List.of();
+        }
+        Set<String> ips = new LinkedHashSet<>();
+        if (s.getSpec().getClusterIP() != null) {
+            ips.add(s.getSpec().getClusterIP());
+        }
+        if (s.getSpec().getClusterIPs() != null) {
+            ips.addAll(s.getSpec().getClusterIPs());
+        }
+        return new ArrayList<>(ips);
+    }
+
+    private static List<LoadBalancerIngress> ingress(Service s) {
+        return s.getStatus() == null || s.getStatus().getLoadBalancer() == null || s.getStatus().getLoadBalancer().getIngress() == null
+                ? List.of() : s.getStatus().getLoadBalancer().getIngress();
+    }
+
+    /** An IP literal as pcapdiag's address, or empty for "None", "" and names. */
+    static Optional<io.pcapdiag.track.Endpoint> address(String ip) {
+        if (ip == null || ip.isEmpty() || ip.equals("None")) {
+            return Optional.empty();
+        }
+        try {
+            long[] a = Ip.parse(ip);
+            return Optional.of(io.pcapdiag.track.Endpoint.address(a[0], a[1]));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Builds an index, one object at a time. */
+    public static final class Builder {
+        private final Map<io.pcapdiag.track.Endpoint, List<Service>> servicesByIp = new HashMap<>();
+        private final Map<Integer, List<Service>> servicesByNodePort = new HashMap<>();
+        private final Map<String, List<EndpointSlice>> slicesByService = new HashMap<>();
+        private final Map<io.pcapdiag.track.Endpoint, Pod> podsByIp = new HashMap<>();
+        private final Map<String, Pod> podsByName = new HashMap<>();
+        private final Map<io.pcapdiag.track.Endpoint, Node> nodesByIp = new HashMap<>();
+        private final Map<String, Node> nodesByName = new TreeMap<>();
+        private final Map<String, List<NetworkPolicy>> policiesByNamespace = new HashMap<>();
+        private final Set<io.pcapdiag.track.Endpoint> lbIngress = new java.util.HashSet<>();
+        private final List<String> contradictions = new ArrayList<>();
+        private final List<EndpointSlice> slices = new ArrayList<>();
+        private int services;
+        private String proxyMode;
+
+        /** Adds an object; returns null, or what it lacks (e.g. "has no status.podIP") when it cannot be indexed. */
+        public String add(HasMetadata o) {
+            if (o instanceof Service s) {
+                return addService(s);
+            }
+            if (o instanceof EndpointSlice es) {
+                String svc = es.getMetadata().getLabels() == null ? null : es.getMetadata().getLabels().get("kubernetes.io/service-name");
+                if (svc == null) {
+                    return "has no label kubernetes.io/service-name";
+                }
+                slicesByService.computeIfAbsent(es.getMetadata().getNamespace() + "/" + svc, k -> new ArrayList<>()).add(es);
+                slices.add(es);
+                return null;
+            }
+            if (o instanceof Pod p) {
+                return addPod(p);
+            }
+            if (o instanceof Node n) {
+                nodesByName.put(n.getMetadata().getName(), n);
+                for (NodeAddress a : n.getStatus() == null || n.getStatus().getAddresses() == null ? List.<NodeAddress>of()
+                        : n.getStatus().getAddresses()) {
+                    if ("InternalIP".equals(a.getType()) || "ExternalIP".equals(a.getType())) {
+                        address(a.getAddress()).ifPresent(x -> {
+                            Pod p = podsByIp.get(x);
+                            if (p != null) {
+                                contradictions.add(x.address() + " is node " + n.getMetadata().getName() + "'s address and pod "
+                                        + p.getMetadata().getNamespace() + "/" + p.getMetadata().getName() + "'s");
+                            }
+                            nodesByIp.put(x, n);
+                        });
+                    }
+                }
+                return null;
+            }
+            if (o instanceof NetworkPolicy np) {
+                if (np.getSpec() == null || np.getSpec().getPodSelector() == null) {
+                    return "has no spec.podSelector";
+                }
+                policiesByNamespace.computeIfAbsent(np.getMetadata().getNamespace(), k -> new ArrayList<>()).add(np);
+                return null;
+            }
+            if (o instanceof ConfigMap cm) {
+                if ("kube-system".equals(cm.getMetadata().getNamespace()) && "kube-proxy".equals(cm.getMetadata().getName())) {
+                    String conf = cm.getData() == null ? null : cm.getData().get("config.conf");
+                    if (conf == null) {
+                        return "has no data.config.conf";
+                    }
+                    Matcher m = java.util.regex.Pattern.compile("(?m)^mode:\\s*\"?([a-z]*)\"?\\s*$").matcher(conf);
+                    proxyMode = m.find() && !m.group(1).isEmpty() ? m.group(1) : "iptables";
+                }
+                return null;
+            }
+            return "is of a kind the analysis does not read";
+        }
+
+        private String addService(Service s) {
+            if (s.getSpec() == null) {
+                return "has no spec";
+            }
+            services++;
+            Set<io.pcapdiag.track.Endpoint> ips = new LinkedHashSet<>();
+            clusterIps(s).forEach(ip -> address(ip).ifPresent(ips::add));
+            for (LoadBalancerIngress i : ingress(s)) {
+                address(i.getIp()).ifPresent(a -> {
+                    ips.add(a);
+                    lbIngress.add(a);
+                });
+            }
+            if (s.getSpec().getExternalIPs() != null) {
+                s.getSpec().getExternalIPs().forEach(ip -> address(ip).ifPresent(ips::add));
+            }
+            for (io.pcapdiag.track.Endpoint a : ips) {
+                servicesByIp.computeIfAbsent(a, k -> new ArrayList<>()).add(s);
+            }
+            for (ServicePort p : ports(s)) {
+                if (p.getNodePort() != null) {
+                    servicesByNodePort.computeIfAbsent(p.getNodePort(), k -> new ArrayList<>()).add(s);
+                }
+            }
+            return null;
+        }
+
+        private String addPod(Pod p) {
+            String key = p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+            podsByName.put(key, p);
+            if (p.getSpec() != null && Boolean.TRUE.equals(p.getSpec().getHostNetwork())) {
+                return null; // its address is its node's: the node answers for it
+            }
+            List<String> ips = new ArrayList<>();
+            if (p.getStatus() != null && p.getStatus().getPodIPs() != null) {
+                for (PodIP ip : p.getStatus().getPodIPs()) {
+                    ips.add(ip.getIp());
+                }
+            }
+            if (ips.isEmpty() && p.getStatus() != null && p.getStatus().getPodIP() != null) {
+                ips.add(p.getStatus().getPodIP());
+            }
+            if (ips.isEmpty()) {
+                return "has no status.podIP";
+            }
+            String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
+            for (String ip : ips) {
+                Optional<io.pcapdiag.track.Endpoint> a = address(ip);
+                if (a.isEmpty()) {
+                    continue;
+                }
+                Pod had = podsByIp.put(a.get(), p);
+                if (had != null) {
+                    String hadNode = had.getSpec() == null ? null : had.getSpec().getNodeName();
+                    contradictions.add(ip + " is the address of pod " + had.getMetadata().getNamespace() + "/"
+                            + had.getMetadata().getName() + " (" + hadNode + ") and of pod " + key + " (" + node + ")"
+                            + (Objects.equals(hadNode, node) ? "" : ": on two nodes") + "; the second is used");
+                }
+            }
+            return null;
+        }
+
+        public ClusterIndex build() {
+            // EndpointSlices name a node per endpoint; the pod they point at names one too.
+            for (EndpointSlice es : slices) {
+                for (Endpoint e : es.getEndpoints() == null ? List.<Endpoint>of() : es.getEndpoints()) {
+                    if (e.getTargetRef() == null || e.getNodeName() == null) {
+                        continue;
+                    }
+                    Pod p = podsByName.get(e.getTargetRef().getNamespace() + "/" + e.getTargetRef().getName());
+                    String podNode = p == null || p.getSpec() == null ? null : p.getSpec().getNodeName();
+                    if (podNode != null && !podNode.equals(e.getNodeName())) {
+                        contradictions.add("EndpointSlice " + es.getMetadata().getNamespace() + "/" + es.getMetadata().getName()
+                                + " puts pod " + e.getTargetRef().getName() + " on " + e.getNodeName() + ", the pod says "
+                                + podNode);
+                    }
+                }
+            }
+            return new ClusterIndex(this);
+        }
+    }
+}

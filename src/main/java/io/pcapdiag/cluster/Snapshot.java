@@ -1,0 +1,183 @@
+package io.pcapdiag.cluster;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+
+/**
+ * {@code --cluster PATH}: a file, or a directory of {@code *.json}, {@code *.yaml}, {@code *.yml} (sorted), as
+ * {@code kubectl get ... -o json} (or {@code -o yaml}) writes them: {@code List} documents, single objects,
+ * several YAML documents. Objects are parsed with the fabric8 Kubernetes model. One that cannot be read
+ * (an unknown kind, a field missing or of the wrong type, a duplicate) is skipped and said in one line
+ * naming the file and the JSON path; the rest loads. A file that is not JSON or YAML at all fails the load.
+ */
+public final class Snapshot {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final KubernetesSerialization MODEL = new KubernetesSerialization();
+    /** The kinds the analysis reads; other kinds are counted as ignored. */
+    private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
+            "Service", Service.class, "EndpointSlice", EndpointSlice.class, "Pod", Pod.class, "Node", Node.class,
+            "NetworkPolicy", NetworkPolicy.class, "ConfigMap", ConfigMap.class);
+
+    private Snapshot() {
+    }
+
+    /** What a load read, and what it skipped and why. */
+    public record Loaded(ClusterIndex index, List<String> problems, Map<String, Integer> loaded, Map<String, Integer> skipped) {
+    }
+
+    /**
+     * Reads a snapshot.
+     *
+     * @throws ClusterException when a file cannot be read or is not JSON/YAML at all
+     */
+    public static Loaded load(Path path) throws ClusterException {
+        List<Path> files = new ArrayList<>();
+        if (Files.isDirectory(path)) {
+            try (Stream<Path> s = Files.list(path)) {
+                s.filter(p -> {
+                    String n = p.getFileName().toString();
+                    return n.endsWith(".json") || n.endsWith(".yaml") || n.endsWith(".yml");
+                }).sorted().forEach(files::add);
+            } catch (IOException e) {
+                throw new ClusterException(path + ": cannot list: " + e.getMessage(), e);
+            }
+            if (files.isEmpty()) {
+                throw new ClusterException(path + ": no *.json, *.yaml or *.yml file in it", null);
+            }
+        } else {
+            files.add(path);
+        }
+        ClusterIndex.Builder b = new ClusterIndex.Builder();
+        List<String> problems = new ArrayList<>();
+        Map<String, Integer> loaded = new TreeMap<>();
+        Map<String, Integer> skipped = new TreeMap<>();
+        Set<String> seen = new HashSet<>();
+        for (Path f : files) {
+            List<JsonNode> docs = parse(f);
+            for (int d = 0; d < docs.size(); d++) {
+                String root = docs.size() > 1 ? "$[" + d + "]" : "$";
+                JsonNode doc = docs.get(d);
+                if (doc == null || doc.isNull() || doc.isMissingNode()) {
+                    continue;
+                }
+                if ("List".equals(doc.path("kind").asText()) || doc.has("items") && doc.get("items").isArray()) {
+                    JsonNode items = doc.path("items");
+                    for (int i = 0; i < items.size(); i++) {
+                        add(b, f, root + ".items[" + i + "]", items.get(i), problems, loaded, skipped, seen);
+                    }
+                } else {
+                    add(b, f, root, doc, problems, loaded, skipped, seen);
+                }
+            }
+        }
+        return new Loaded(b.build(), problems, loaded, skipped);
+    }
+
+    private static List<JsonNode> parse(Path f) throws ClusterException {
+        String text;
+        try {
+            text = Files.readString(f, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
+        }
+        String t = text.stripLeading();
+        if (t.startsWith("{") || t.startsWith("[")) {
+            try {
+                JsonNode n = JSON.readTree(text);
+                return n.isArray() ? toList(n) : List.of(n);
+            } catch (JsonProcessingException e) {
+                JsonLocation l = e.getLocation();
+                throw new ClusterException(f + ": line " + (l == null ? "?" : l.getLineNr()) + ": not JSON: "
+                        + e.getOriginalMessage().lines().findFirst().orElse(""), e);
+            }
+        }
+        try {
+            List<JsonNode> docs = new ArrayList<>();
+            for (Object o : new Load(LoadSettings.builder().setLabel(f.toString()).build()).loadAllFromString(text)) {
+                docs.add(JSON.valueToTree(o));
+            }
+            if (docs.stream().anyMatch(n -> n != null && !n.isNull() && !n.isObject())) {
+                throw new ClusterException(f + ": line 1: neither a JSON object nor YAML describing Kubernetes objects", null);
+            }
+            return docs;
+        } catch (MarkedYamlEngineException e) {
+            int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(1);
+            throw new ClusterException(f + ": line " + line + ": not YAML: " + e.getProblem(), e);
+        } catch (RuntimeException e) {
+            throw new ClusterException(f + ": not JSON or YAML: " + e.getMessage(), e);
+        }
+    }
+
+    private static List<JsonNode> toList(JsonNode array) {
+        List<JsonNode> out = new ArrayList<>();
+        array.forEach(out::add);
+        return out;
+    }
+
+    private static void add(ClusterIndex.Builder b, Path f, String at, JsonNode o, List<String> problems,
+                            Map<String, Integer> loaded, Map<String, Integer> skipped, Set<String> seen) {
+        String kind = o.path("kind").asText("");
+        Class<? extends HasMetadata> type = KINDS.get(kind);
+        if (type == null) {
+            skip(skipped, kind.isEmpty() ? "no kind" : "kind " + kind + " (not read)", problems,
+                    kind.isEmpty() ? f + ": " + at + ": an object without kind" : null);
+            return;
+        }
+        HasMetadata obj;
+        try {
+            obj = MODEL.convertValue(o, type);
+        } catch (RuntimeException e) {
+            String msg = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+            skip(skipped, "unreadable " + kind, problems, f + ": " + at + ": " + kind + " cannot be read: " + msg);
+            return;
+        }
+        String ns = obj.getMetadata() == null ? null : obj.getMetadata().getNamespace();
+        String name = obj.getMetadata() == null ? null : obj.getMetadata().getName();
+        String id = kind + " " + (ns == null ? "" : ns + "/") + name;
+        if (name == null || name.isEmpty()) {
+            skip(skipped, kind + " without metadata.name", problems, f + ": " + at + ": " + kind + " has no metadata.name");
+            return;
+        }
+        if (!seen.add(id)) {
+            skip(skipped, "duplicate " + kind, problems, f + ": " + at + ": " + id + " appears again; the first is kept");
+            return;
+        }
+        String missing = b.add(obj);
+        if (missing != null) {
+            skip(skipped, kind + " " + missing, problems, f + ": " + at + ": " + id + " " + missing);
+            return;
+        }
+        loaded.merge(kind, 1, Integer::sum);
+    }
+
+    private static void skip(Map<String, Integer> skipped, String why, List<String> problems, String line) {
+        skipped.merge(why, 1, Integer::sum);
+        if (line != null) {
+            problems.add(line);
+        }
+    }
+}

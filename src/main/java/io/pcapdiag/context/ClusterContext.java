@@ -1,0 +1,184 @@
+package io.pcapdiag.context;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.pcapdiag.cluster.ClusterIndex;
+import io.pcapdiag.cluster.Policies;
+import io.pcapdiag.cluster.ServiceMatch;
+import io.pcapdiag.track.Endpoint;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * The cluster ({@code --cluster PATH}, or live informers) as the context's answers: names, Services and
+ * their endpoints, LoadBalancer IPs, NetworkPolicies, kube-proxy's mode. Reads the current index on every
+ * question, so a live run sees the cluster as it is now. Loaded only when a cluster is given.
+ */
+public final class ClusterContext implements Context {
+    private final Supplier<ClusterIndex> index;
+    /** How facts name where they come from: "the cluster snapshot", "the cluster". */
+    private final String said;
+
+    public ClusterContext(Supplier<ClusterIndex> index, String said) {
+        this.index = index;
+        this.said = said;
+    }
+
+    private static Fact fact(String text) {
+        return new Fact(Source.CLUSTER, text);
+    }
+
+    @Override
+    public boolean informs() {
+        return true;
+    }
+
+    @Override
+    public Optional<Fact> backendOf(Endpoint address, Endpoint service) {
+        ClusterIndex idx = index.get();
+        Optional<ServiceMatch> m = idx.service(service, service.port()).filter(x -> x.port() != null);
+        if (m.isEmpty()) {
+            return Optional.empty();
+        }
+        for (ClusterIndex.Backend b : idx.backends(m.get())) {
+            if (b.address().sameAddress(address)) {
+                return Optional.of(fact("the cluster lists " + address.address() + " as an endpoint of " + svc(m.get())
+                        + " (EndpointSlice " + m.get().namespace() + "/" + b.slice() + ")"));
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<Fact> lbIngress(Endpoint address) {
+        return index.get().lbService(address).map(m -> fact(address.address() + " is the LoadBalancer ingress IP of svc "
+                + m.namespace() + "/" + m.name()));
+    }
+
+    @Override
+    public Optional<Fact> lbIngressComplete() {
+        ClusterIndex idx = index.get();
+        if (idx.serviceCount() == 0) {
+            return Optional.empty();
+        }
+        int n = idx.lbIngressIps().size();
+        return Optional.of(fact(said + " lists " + n + " LoadBalancer ingress IP" + (n == 1 ? "" : "s") + " among its "
+                + idx.serviceCount() + " Services"));
+    }
+
+    @Override
+    public Optional<Fact> serviceAddress(Endpoint address) {
+        return index.get().serviceAt(address).map(s -> fact(address.address() + " is an address of svc "
+                + s.getMetadata().getNamespace() + "/" + s.getMetadata().getName()));
+    }
+
+    @Override
+    public Optional<Ref> ref(Endpoint e) {
+        ClusterIndex idx = index.get();
+        if (e.port() >= 0) {
+            Optional<ServiceMatch> m = idx.service(e, e.port());
+            if (m.isPresent()) {
+                return Optional.of(new Ref(Ref.SERVICE, m.get().namespace(), m.get().name(), m.get().portName(), null));
+            }
+        }
+        Optional<Pod> p = idx.podAt(e);
+        if (p.isPresent()) {
+            return Optional.of(new Ref(Ref.POD, p.get().getMetadata().getNamespace(), p.get().getMetadata().getName(), null,
+                    p.get().getSpec() == null ? null : p.get().getSpec().getNodeName()));
+        }
+        Optional<Node> n = idx.nodeAt(e);
+        if (n.isPresent()) {
+            return Optional.of(new Ref(Ref.NODE, null, n.get().getMetadata().getName(), null, n.get().getMetadata().getName()));
+        }
+        Optional<Service> s = idx.serviceAt(e);
+        return s.map(x -> new Ref(Ref.SERVICE, x.getMetadata().getNamespace(), x.getMetadata().getName(), null, null));
+    }
+
+    @Override
+    public Optional<String> nodeOf(Endpoint address) {
+        ClusterIndex idx = index.get();
+        Optional<Pod> p = idx.podAt(address);
+        if (p.isPresent()) {
+            return Optional.ofNullable(p.get().getSpec() == null ? null : p.get().getSpec().getNodeName());
+        }
+        return idx.nodeAt(address).map(n -> n.getMetadata().getName());
+    }
+
+    @Override
+    public Optional<ServiceFacts> service(Endpoint vp) {
+        ClusterIndex idx = index.get();
+        return idx.service(vp, vp.port()).map(m -> facts(idx, m, vp));
+    }
+
+    @Override
+    public Optional<ServiceFacts> lbService(Endpoint address) {
+        ClusterIndex idx = index.get();
+        return idx.lbService(address).map(m -> facts(idx, m, address));
+    }
+
+    private ServiceFacts facts(ClusterIndex idx, ServiceMatch m, Endpoint vp) {
+        Service s = m.service();
+        List<Integer> ports = new ArrayList<>();
+        for (ServicePort p : s.getSpec().getPorts() == null ? List.<ServicePort>of() : s.getSpec().getPorts()) {
+            Integer n = m.way() == ServiceMatch.Way.NODE_PORT ? p.getNodePort() : p.getPort();
+            if (n != null) {
+                ports.add(n);
+            }
+        }
+        int ready = 0;
+        Map<String, Integer> byNode = new TreeMap<>();
+        if (m.port() != null) {
+            for (ClusterIndex.Backend b : idx.backends(m)) {
+                if (b.ready()) {
+                    ready++;
+                    byNode.merge(b.node() == null ? "(no node)" : b.node(), 1, Integer::sum);
+                }
+            }
+        }
+        String text;
+        if (m.port() != null) {
+            text = vp + " is " + svc(m) + " (" + m.way().text() + ")";
+        } else if (vp.port() >= 0) {
+            text = vp.address() + " is the " + m.way().text() + " of svc " + m.namespace() + "/" + m.name() + ", whose ports are "
+                    + join(ports) + "; " + vp.port() + " is none of them";
+        } else {
+            text = vp.address() + " is the " + m.way().text() + " of svc " + m.namespace() + "/" + m.name()
+                    + (m.lbIpMode() != null ? ", ipMode " + m.lbIpMode() : "");
+        }
+        String etp = s.getSpec().getExternalTrafficPolicy() == null ? "Cluster" : s.getSpec().getExternalTrafficPolicy();
+        return new ServiceFacts(new Ref(Ref.SERVICE, m.namespace(), m.name(), m.portName(), null), m.way().text(),
+                m.port() != null, ports, etp, ready, byNode, m.lbIpMode(),
+                s.getSpec().getSelector() == null ? Map.of() : s.getSpec().getSelector(), fact(text));
+    }
+
+    private static String svc(ServiceMatch m) {
+        return "svc " + m.namespace() + "/" + m.name() + (m.portName() != null ? ":" + m.portName() : "");
+    }
+
+    private static String join(List<Integer> ports) {
+        StringBuilder sb = new StringBuilder();
+        for (Integer p : ports) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(p);
+        }
+        return sb.length() == 0 ? "none" : sb.toString();
+    }
+
+    @Override
+    public Optional<PolicyVerdict> policy(Endpoint client, Endpoint target) {
+        return Policies.evaluate(index.get(), client, target).filter(o -> o.admitted() != null)
+                .map(o -> new PolicyVerdict(o.admitted(), fact(o.text()), o.fix()));
+    }
+
+    @Override
+    public Optional<Reading> proxyMode() {
+        String mode = index.get().proxyMode();
+        return mode == null ? Optional.empty() : Optional.of(new Reading("kube-proxy", mode,
+                fact("the kube-proxy ConfigMap (kube-system/kube-proxy) sets mode " + mode)));
+    }
+}
