@@ -12,6 +12,7 @@ import io.pcapdiag.track.Sighting;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** Explains findings into {@link Diagnosis diagnoses}, with what the context knows. */
@@ -41,7 +42,7 @@ public final class Diagnose {
             vanished = vanished(f, first, path);
         }
         return new Diagnosis(f, name(f.client()), name(f.target()), f.responder() == null ? null : name(f.responder()),
-                Causes.judge(f, context), evidence(first), frames(f.examples()), DisplayFilter.of(f.examples()), path, last, vanished,
+                Causes.judge(f, context), evidence(first, context), frames(f.examples()), DisplayFilter.of(f.examples()), path, last, vanished,
                 Rules.rule(f.pattern()).explain(f, context), citeCaptures, context.informs());
     }
 
@@ -169,23 +170,31 @@ public final class Diagnose {
     }
 
     /** The packets of one attempt that tell its story: its SYN, its DNAT'ed copy, the answer, the client's reset. */
-    static List<EvidencePacket> evidence(Attempt a) {
+    static List<EvidencePacket> evidence(Attempt a, Context context) {
         List<EvidencePacket> out = new ArrayList<>(4);
-        out.add(packet(Role.SYN, a.syn()));
+        out.add(packet(Role.SYN, a.syn(), context));
         if (a.natCopy() != null) {
-            out.add(packet(Role.DNAT_COPY, a.natCopy()));
+            out.add(packet(Role.DNAT_COPY, a.natCopy(), context));
         }
         Sighting answer = a.answer();
         if (answer != null) {
-            out.add(packet(answer.icmp ? Role.ICMP : answer == a.reset() ? Role.RST : Role.SYN_ACK, answer));
+            out.add(packet(answer.icmp ? Role.ICMP : answer == a.reset() ? Role.RST : Role.SYN_ACK, answer, context));
         }
         if (a.clientReset() != null) {
-            out.add(packet(Role.CLIENT_RST, a.clientReset()));
+            out.add(packet(Role.CLIENT_RST, a.clientReset(), context));
         }
         return out;
     }
 
-    private static EvidencePacket packet(Role role, Sighting s) {
-        return new EvidencePacket(role, s.capture.name(), s.frame, s.nanos, PacketLine.where(s), PacketLine.tcpdump(s));
+    /** An evidence packet; a Linux cooked capture's interface index is named when the node facts know it. */
+    private static EvidencePacket packet(Role role, Sighting s, Context context) {
+        String where = PacketLine.where(s);
+        if (s.interfaceName == null && s.ifIndex >= 0) {
+            Optional<String> name = context.interfaceName(s.ifIndex);
+            if (name.isPresent()) {
+                where = where.replace("ifindex " + s.ifIndex, name.get());
+            }
+        }
+        return new EvidencePacket(role, s.capture.name(), s.frame, s.nanos, where, PacketLine.tcpdump(s));
     }
 }
