@@ -36,7 +36,9 @@ import java.util.Set;
  *       client makes at most one unanswered attempt per dst:port, so {@code lb-probe-dropped}
  *       (two or more client ports) can never apply;
  *   <li>{@code nat-bypass-reply}: SYN to a ClusterIP answered by a SYN-ACK straight from the backend
- *       pod's address and MAC, the client RSTs it, retransmits 1 s later and is bypassed again.
+ *       pod's address and MAC, the client RSTs it, retransmits 1 s later and is bypassed again;
+ *   <li>{@code policy-reject}: the node's "administratively prohibited" unreachable (ICMP 3/13,
+ *       ICMPv6 1/1) for a Service or pod, as a NetworkPolicy REJECT sends it.
  * </ul>
  */
 public final class NodeTraceGenerator {
@@ -58,12 +60,13 @@ public final class NodeTraceGenerator {
     /** Finding ids, DESIGN.md's public contract, in the order planted.json lists them. */
     static final String[] PATTERNS = {
         "connection-refused", "icmp-unreachable", "vip-local-reject",
-        "no-response", "nat-bypass-reply", "lb-probe-dropped"};
+        "no-response", "nat-bypass-reply", "lb-probe-dropped", "policy-reject"};
     static final int REFUSED = 0;
     static final int ICMP_UNREACHABLE = 1;
     static final int VIP_LOCAL_REJECT = 2;
     static final int NO_RESPONSE = 3;
     static final int NAT_BYPASS = 4;
+    static final int POLICY_REJECT = 6;
 
     static final long DEFAULT_PACKETS = 2_000_000L;
     static final long DEFAULT_BYTES = 300L << 20;
@@ -404,7 +407,10 @@ public final class NodeTraceGenerator {
         Conv c = new Conv(d);
         Pkt syn = c.syn(t);
         schedule(icmp(t + d.rtt, source, d.client, type, code, syn, quoteTtl, minimalQuote));
-        planted[ICMP_UNREACHABLE]++;
+        // "Administratively prohibited" (ICMP 3/13, ICMPv6 1/1) is what a NetworkPolicy REJECT
+        // sends: DESIGN.md names that policy-reject, not icmp-unreachable.
+        boolean prohibited = v6 ? type == 1 && code == 1 : type == 3 && code == 13;
+        planted[prohibited ? POLICY_REJECT : ICMP_UNREACHABLE]++;
     }
 
     private void vipLocalReject(long t, boolean v6) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * {@code --node-facts FILE}: what the capture's node said about itself (pcapdiag node-facts), as the
@@ -17,12 +18,27 @@ import java.util.Optional;
  * unknown. Loaded only when node facts are given.
  */
 public final class NodeContext implements Context {
-    private final NodeFacts facts;
-    private final String node;
+    private final Supplier<NodeFacts> current;
+    private NodeFacts facts;
+    private String node;
 
     public NodeContext(NodeFacts facts) {
-        this.facts = facts;
-        this.node = facts.nodeName().orElse("the node");
+        this(() -> facts);
+    }
+
+    /** Facts that change (live: read again now and then, counters rising since the start). */
+    public NodeContext(Supplier<NodeFacts> current) {
+        this.current = current;
+        refresh();
+    }
+
+    /** Takes the current facts (each question asks this first; a supplier of fixed facts costs nothing). */
+    private void refresh() {
+        NodeFacts f = current.get();
+        if (f != facts) {
+            facts = f;
+            node = f.nodeName().orElse("the node");
+        }
     }
 
     private io.pcapdiag.context.Fact fact(String text) {
@@ -36,6 +52,7 @@ public final class NodeContext implements Context {
 
     @Override
     public Optional<Reading> captureNode() {
+        refresh();
         if (!facts.nodeName().isKnown()) {
             return Optional.empty();
         }
@@ -45,6 +62,7 @@ public final class NodeContext implements Context {
 
     @Override
     public Optional<Reading> sysctl(String key) {
+        refresh();
         Fact<String> v = facts.sysctl(key);
         if (v.isKnown()) {
             return Optional.of(new Reading(key, v.value(), fact(key + " = " + v.value() + " on " + node)));
@@ -54,6 +72,7 @@ public final class NodeContext implements Context {
 
     @Override
     public Optional<Reading> bridgedToIptables(Endpoint client, int ifIndex) {
+        refresh();
         Optional<String> bridge = bridgeOf(client, ifIndex);
         if (bridge.isEmpty()) {
             return Optional.empty();
@@ -110,6 +129,7 @@ public final class NodeContext implements Context {
 
     @Override
     public Optional<Reading> hairpin(Endpoint client, int ifIndex) {
+        refresh();
         Optional<String> port = port(client, ifIndex);
         if (port.isEmpty()) {
             return Optional.empty();
@@ -125,6 +145,7 @@ public final class NodeContext implements Context {
 
     @Override
     public Optional<Reading> localAddress(Endpoint address) {
+        refresh();
         Fact<Boolean> local = facts.isLocal(address);
         if (!local.isKnown()) {
             return Optional.empty();
@@ -140,6 +161,7 @@ public final class NodeContext implements Context {
 
     @Override
     public Optional<Reading> counterRise(String counter) {
+        refresh();
         Fact<Long> d = facts.counterDelta(counter);
         if (!d.isKnown()) {
             return Optional.empty();
@@ -151,6 +173,7 @@ public final class NodeContext implements Context {
 
     @Override
     public Optional<Reading> proxyMode() {
+        refresh();
         Fact<String> m = facts.kubeProxyMode();
         if (!m.isKnown()) {
             return Optional.empty();
@@ -161,11 +184,13 @@ public final class NodeContext implements Context {
 
     @Override
     public Optional<String> interfaceName(int ifIndex) {
+        refresh();
         return ifIndex < 0 ? Optional.empty() : facts.interfaceName(ifIndex);
     }
 
     @Override
     public List<String> expectedPath(Endpoint destination) {
+        refresh();
         Optional<Route> r = route(destination);
         if (r.isEmpty()) {
             return List.of();
