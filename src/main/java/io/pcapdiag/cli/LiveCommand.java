@@ -121,6 +121,23 @@ public final class LiveCommand implements Callable<Integer> {
             description = "How often to look for new interfaces matching -i (default: ${DEFAULT-VALUE}).")
     String rescanInterval;
 
+    @Option(names = "--no-node-facts", negatable = false,
+            description = "Do not read this node's facts (sysctls, addresses, bridge ports, routes, counters from /proc and"
+                    + " /sys) to confirm or rule out causes; by default they are read at the start and again every 30 s.")
+    boolean noNodeFacts;
+
+    @Option(names = "--watch-cluster", paramLabel = "WHEN", defaultValue = "auto",
+            description = "Watch Services, EndpointSlices, Pods, Nodes and NetworkPolicies (get/list/watch) to name what"
+                    + " findings involve and judge causes: on, off, or auto = inside a pod (in-cluster service account)"
+                    + " or with --kubeconfig, and not with --cluster (default: ${DEFAULT-VALUE}). An API server that does not"
+                    + " answer is said once; capture goes on.")
+    LiveContext.Watch watchCluster;
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE",
+            description = "The kubeconfig to watch the cluster with (else $KUBECONFIG, ~/.kube/config or the pod's"
+                    + " service account).")
+    Path kubeconfig;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -129,10 +146,11 @@ public final class LiveCommand implements Callable<Integer> {
         LiveSession.Timing timing = new LiveSession.Timing(Units.nanos("--duration", duration, false),
                 Units.nanos("--summary-interval", summaryInterval, false), Units.nanos("--rescan-interval", rescanInterval, true));
         Severity failOn = analysis.failOnSeverity();
-        var options = analysis.toOptions(line -> {
+        java.util.function.Consumer<String> say = line -> {
             err.println("pcapdiag: " + line);
             err.flush();
-        });
+        };
+        var options = analysis.toOptions(say);
         if (metricsPort < 0 || metricsPort > 65535) {
             throw new IllegalArgumentException("--metrics-port must be 0-65535");
         }
@@ -148,6 +166,20 @@ public final class LiveCommand implements Callable<Integer> {
             return ExitCodes.NO_INPUT;
         }
 
+        if (kubeconfig != null && !kubeconfig.toFile().canRead()) {
+            throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": no such readable file");
+        }
+        try (LiveContext known = LiveContext.start(!noNodeFacts, analysis.node, watchCluster, kubeconfig,
+                analysis.cluster != null, System.getenv(), say)) {
+            List<io.pcapdiag.context.Context> all = new java.util.ArrayList<>(options.context());
+            all.addAll(known.contexts());
+            return run(out, err, settings, timing, failOn,
+                    new io.pcapdiag.analysis.Analysis.Options(options.maxOpen(), options.maxFindings(), all, options.listAttempts()));
+        }
+    }
+
+    private int run(PrintWriter out, PrintWriter err, CaptureSettings settings, LiveSession.Timing timing, Severity failOn,
+            io.pcapdiag.analysis.Analysis.Options options) throws InterruptedException {
         String node = System.getenv("NODE_NAME");
         LiveMetrics metrics = new LiveMetrics(node);
         int maxFindings = analysis.maxFindings(format == Format.text

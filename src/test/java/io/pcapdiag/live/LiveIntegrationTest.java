@@ -178,9 +178,9 @@ class LiveIntegrationTest {
         assertEquals(1.0, m.get("pcapdiag_attempts_total{outcome=\"rejected\"}"));
         assertEquals(1.0, m.get("pcapdiag_attempts_total{outcome=\"unanswered\"}"));
         assertEquals(3.0, m.get("pcapdiag_attempts_total{outcome=\"answered\"}"));
-        assertEquals(2.0, m.get("pcapdiag_findings_total{pattern=\"connection-refused\"}"));
-        assertEquals(1.0, m.get("pcapdiag_findings_total{pattern=\"icmp-unreachable\"}"));
-        assertEquals(1.0, m.get("pcapdiag_findings_total{pattern=\"no-response\"}"));
+        assertEquals(2.0, m.get("pcapdiag_findings_total{namespace=\"\",pattern=\"connection-refused\",service=\"\"}"));
+        assertEquals(1.0, m.get("pcapdiag_findings_total{namespace=\"\",pattern=\"icmp-unreachable\",service=\"\"}"));
+        assertEquals(1.0, m.get("pcapdiag_findings_total{namespace=\"\",pattern=\"no-response\",service=\"\"}"));
         assertEquals(3.0, m.get("pcapdiag_finding_attempts{pattern=\"connection-refused\"}"));
         assertEquals(3.0, m.get("pcapdiag_capture_interfaces"), "pdv-a, pdv-b and pdv-d");
         assertTrue(m.get("pcapdiag_capture_packets_total{interface=\"pdv-a\"}") > 0);
