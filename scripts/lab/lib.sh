@@ -351,24 +351,26 @@ contradict() {
 
 # PDLAB_LIVE_CMD: a command (e.g. pcapdiag live) to run in the node namespace while each scenario
 # plays, for tests that compare it with the recordings. It gets PDLAB_SCENARIO and PDLAB_DIR (where
-# the recordings go) in its environment, its output goes to $PDLAB_DIR/$SCENARIO/live.log, and it
+# the recordings go) and PDLAB_CLUSTER (the scenario's cluster snapshot, as a List of objects) in its
+# environment, and NODE_NAME as a DaemonSet gets it from the downward API; its output goes to $PDLAB_DIR/$SCENARIO/live.log, and it
 # is stopped with SIGTERM when the recorders stop. The lab waits until that log matches
-# PDLAB_LIVE_READY (a grep -E pattern) if set, else 2 s, before playing the scenario.
+# PDLAB_LIVE_READY (a grep -E pattern; at most PDLAB_LIVE_READY_TIMEOUT seconds, default 10) if set,
+# else 2 s, before playing the scenario.
 LIVE_PID=
 live_start() {
     [[ -n ${PDLAB_LIVE_CMD:-} ]] || return 0
     local log=$OUT/$SCENARIO/live.log
-    ip netns exec "$NS_NODE" env PDLAB_SCENARIO="$SCENARIO" PDLAB_DIR="$OUT" \
+    ip netns exec "$NS_NODE" env PDLAB_SCENARIO="$SCENARIO" PDLAB_DIR="$OUT" PDLAB_CLUSTER="$WORK/$SCENARIO.cluster.json" NODE_NAME="$NODE_NAME" \
         bash -c "exec $PDLAB_LIVE_CMD" >"$log" 2>&1 9>&- &
     LIVE_PID=$!
     if [[ -n ${PDLAB_LIVE_READY:-} ]]; then
-        local i
-        for ((i = 0; i < 200; i++)); do
+        local i limit=$((${PDLAB_LIVE_READY_TIMEOUT:-10} * 20))
+        for ((i = 0; i < limit; i++)); do
             grep -Eq "$PDLAB_LIVE_READY" "$log" 2>/dev/null && return 0
             kill -0 "$LIVE_PID" 2>/dev/null || die "$SCENARIO: PDLAB_LIVE_CMD exited early: $(tail -3 "$log")"
             sleep 0.05
         done
-        die "$SCENARIO: PDLAB_LIVE_CMD did not print '$PDLAB_LIVE_READY' within 10 s: $(tail -3 "$log")"
+        die "$SCENARIO: PDLAB_LIVE_CMD did not print '$PDLAB_LIVE_READY' within ${PDLAB_LIVE_READY_TIMEOUT:-10} s: $(tail -3 "$log")"
     fi
     sleep 2
 }

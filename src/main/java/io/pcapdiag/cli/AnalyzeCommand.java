@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code pcapdiag analyze CAPTURE...}: read saved captures, pair every SYN, report what Kubernetes did wrong. */
-@Command(name = "analyze", sortOptions = false, mixinStandardHelpOptions = true,
+@Command(name = "analyze", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = {
             "Pair every TCP SYN in the captures with what answered it and name the Kubernetes service-networking failure.",
             "Captures are pcap or pcapng (also gzip-compressed) from tcpdump, dumpcap or Wireshark; several are merged in time order."},

@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
  * SIGINT/SIGTERM end it cleanly: capture stops, pending attempts are decided, the final report is printed
  * and the exit code is the one a normal end gives.
  */
-@Command(name = "live", sortOptions = false, mixinStandardHelpOptions = true,
+@Command(name = "live", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = LiveCommand.Version.class,
         description = {
             "Capture on this node's interfaces (libpcap through pcap4j) and name Kubernetes service-networking failures"
                     + " while they happen: each finding is printed as soon as it is known, a summary every"
@@ -71,6 +71,16 @@ public final class LiveCommand implements Callable<Integer> {
                     + " live.eth0.pcap), PATH/<iface>.pcap when PATH is a directory, or {if} in PATH replaced."
                     + " `pcapdiag analyze` on the files gives the live findings again.")
     Path write;
+
+    @Option(names = "--force", negatable = false,
+            description = "Overwrite --write files that exist (by default an existing file is never truncated). A symbolic"
+                    + " link at a --write path is always refused; files are created mode 0600.")
+    boolean force;
+
+    @Option(names = "--write-rotate", paramLabel = "SIZE", defaultValue = "0",
+            description = "Start a new --write file once one holds SIZE bytes (e.g. 100MiB): live.pcap, live.1.pcap,"
+                    + " live.2.pcap... (0 = one file) (default: ${DEFAULT-VALUE}).")
+    String writeRotate;
 
     @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
             description = "Output: text; jsonl (one JSON object per line: findings, summaries, the final report);"
@@ -165,6 +175,9 @@ public final class LiveCommand implements Callable<Integer> {
             err.flush();
             return ExitCodes.NO_INPUT;
         }
+        if (filter != null) {
+            checkFilter(filter, snaplen); // a usage error, before any interface is opened
+        }
 
         if (kubeconfig != null && !kubeconfig.toFile().canRead()) {
             throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": no such readable file");
@@ -251,6 +264,23 @@ public final class LiveCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /** {@code --filter} that libpcap cannot compile (for Ethernet, as tcpdump -d would): a usage error saying why. */
+    private static void checkFilter(String bpf, int snaplen) {
+        try (org.pcap4j.core.PcapHandle dead = org.pcap4j.core.Pcaps.openDead(
+                org.pcap4j.packet.namednumber.DataLinkType.EN10MB, snaplen)) {
+            dead.compileFilter(bpf, org.pcap4j.core.BpfProgram.BpfCompileMode.OPTIMIZE,
+                    (java.net.Inet4Address) java.net.InetAddress.getByAddress(new byte[] {-1, -1, -1, -1})).free();
+        } catch (org.pcap4j.core.NotOpenException e) {
+            throw new IllegalStateException(e);
+        } catch (org.pcap4j.core.PcapNativeException e) {
+            String m = e.getMessage() == null ? "" : e.getMessage().replaceFirst("^Error occurred: ", "")
+                    .replaceFirst(",? ?Return code: ?-?\\d+.*$", "").trim();
+            throw new IllegalArgumentException("--filter '" + bpf + "': libpcap cannot compile it: " + m);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Why capture cannot work here at all, in one line, or null. */
     private static String cannotCapture() {
         if (Privileges.lacksNetRaw()) {
@@ -280,7 +310,24 @@ public final class LiveCommand implements Callable<Integer> {
         if (write != null && write.getParent() != null && !write.getParent().toFile().isDirectory()) {
             throw new IllegalArgumentException("--write " + write + ": directory " + write.getParent() + " does not exist");
         }
-        return new CaptureSettings(patterns, bpf, snaplen, (int) buffer, promiscuous, write, count);
+        long rotate = Units.bytes("--write-rotate", writeRotate);
+        if (rotate != 0 && (rotate < 64 * 1024 || write == null)) {
+            throw new IllegalArgumentException(write == null ? "--write-rotate needs --write" : "--write-rotate must be 0 or at least 64KiB");
+        }
+        return new CaptureSettings(patterns, bpf, snaplen, (int) buffer, promiscuous, write, count, force, rotate);
     }
 
+
+    /** {@code pcapdiag live -V}: pcapdiag's version and the libpcap it captures with, as tcpdump --version says it. */
+    static final class Version implements picocli.CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String pcapdiag = new Main.Version().getVersion()[0];
+            try {
+                return new String[] {pcapdiag, org.pcap4j.core.Pcaps.libVersion()};
+            } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+                return new String[] {pcapdiag, "libpcap: " + Libpcap.MISSING};
+            }
+        }
+    }
 }

@@ -75,7 +75,7 @@ final class LiveContext implements AutoCloseable {
     }
 
     private void readNodeFacts(String node, Consumer<String> say) {
-        Collector collector = new Collector(Collector.Settings.of(node));
+        Collector collector = new Collector(Collector.Settings.live(node));
         NodeFacts start = collector.collect();
         start.warnings().forEach(w -> say.accept("node facts: " + w));
         AtomicReference<NodeFacts> current = new AtomicReference<>(start);

@@ -25,7 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * Nothing of io.pcapdiag.node is loaded unless this command runs: its fields and signatures name JDK types only,
  * so that registering it costs {@code analyze} no start-up time.
  */
-@Command(name = "node-facts", sortOptions = false, mixinStandardHelpOptions = true,
+@Command(name = "node-facts", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = {
             "Print one JSON document about this node's networking: interfaces, bridges and hairpin mode, neighbours, routes, "
                 + "sysctls, conntrack and nstat counters, kube-proxy's mode.",

@@ -132,7 +132,7 @@ public final class ClusterWatch implements AutoCloseable {
             if (up) {
                 everSynced = true;
             }
-            if (changed.getAndSet(false) && everSynced) {
+            if (everSynced && changed.getAndSet(false)) { // not consumed before the first sync
                 index.set(build());
             }
             if (up && !Boolean.TRUE.equals(available)) {

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.sql.Timestamp;
 import org.pcap4j.core.BpfProgram;
 import org.pcap4j.core.NotOpenException;
-import org.pcap4j.core.PcapDumper;
 import org.pcap4j.core.PcapHandle;
 import org.pcap4j.core.PcapNativeException;
 import org.pcap4j.core.PcapNetworkInterface;
@@ -62,7 +61,7 @@ final class InterfaceCapture implements PacketSource {
 
     /** Opens {@code device}, installs the filter and the dumper, and starts its thread. */
     static InterfaceCapture open(String device, Capture capture, CaptureSettings s, Path file, LiveCapture owner)
-            throws PcapNativeException, NotOpenException {
+            throws PcapNativeException, NotOpenException, java.io.IOException {
         PcapHandle handle = new PcapHandle.Builder(device)
                 .snaplen(s.snaplen())
                 .promiscuousMode(s.promiscuous() && !InterfacePatterns.ANY.equals(device)
@@ -73,7 +72,7 @@ final class InterfaceCapture implements PacketSource {
                 .immediateMode(true)
                 .timestampPrecision(PcapHandle.TimestampPrecision.NANO)
                 .build();
-        PcapDumper dumper = null;
+        PcapFileWriter dumper = null;
         try {
             if (InterfacePatterns.ANY.equals(device)) {
                 try {
@@ -84,7 +83,7 @@ final class InterfaceCapture implements PacketSource {
             }
             handle.setFilter(s.filter(), BpfProgram.BpfCompileMode.OPTIMIZE);
             if (file != null) {
-                dumper = handle.dumpOpen(file.toString());
+                dumper = new PcapFileWriter(file, handle.getDlt().value(), s.snaplen(), s.force(), s.rotateBytes());
             }
             PcapWriterThread writer = dumper == null ? null : new PcapWriterThread(dumper, file, device);
             InterfaceCapture c = new InterfaceCapture(device, capture, file, handle, writer, owner);
@@ -95,7 +94,11 @@ final class InterfaceCapture implements PacketSource {
             return c;
         } catch (PcapNativeException | NotOpenException | RuntimeException e) {
             if (dumper != null) {
-                dumper.close();
+                try {
+                    dumper.close();
+                } catch (java.io.IOException closing) {
+                    e.addSuppressed(closing);
+                }
             }
             handle.close();
             throw e;

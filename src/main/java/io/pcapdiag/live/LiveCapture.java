@@ -48,6 +48,9 @@ public final class LiveCapture {
     private final Map<String, Integer> generations = new HashMap<>();
     /** Per interface, the last open failure reported, so a down interface warns once, not every scan. */
     private final Map<String, String> failures = new HashMap<>();
+    private final Map<String, String> openFailures = new HashMap<>();
+    /** Scans so far: the first one's problems are the session's to say (fatal when nothing opened, else warnings). */
+    private int scans;
     private final List<String> warnedMissing = new ArrayList<>();
     private int nextIndex;
     private boolean permissionDenied;
@@ -81,10 +84,13 @@ public final class LiveCapture {
             warnOnce("(scan)", "listing interfaces failed: " + InterfaceCapture.libpcapMessage(e));
             return List.of();
         }
+        boolean first = scans++ == 0;
         for (String m : settings.interfaces().missing(names)) {
             if (!warnedMissing.contains(m)) {
                 warnedMissing.add(m);
-                warn.accept("interface " + m + " does not exist (yet); it will be captured when it appears");
+                if (!first) {
+                    warn.accept("interface " + m + " does not exist (yet); it will be captured when it appears");
+                }
             }
         }
         List<InterfaceCapture> opened = new ArrayList<>();
@@ -104,12 +110,25 @@ public final class LiveCapture {
                 all.add(c);
                 opened.add(c);
                 failures.remove(device);
+                openFailures.remove(device);
+            } catch (java.io.IOException e) {
+                openFailures.put(device, "cannot write " + device + "'s packets: " + e.getMessage());
+                if (first) {
+                    failures.put(device, openFailures.get(device));
+                } else {
+                    warnOnce(device, openFailures.get(device));
+                }
             } catch (PcapNativeException | NotOpenException e) {
                 String msg = e instanceof PcapNativeException p ? InterfaceCapture.libpcapMessage(p) : e.toString();
                 if (Privileges.isPermissionError(msg)) {
                     permissionDenied = true;
                 }
-                warnOnce(device, "cannot capture on " + device + ": " + msg);
+                openFailures.put(device, "cannot capture on " + device + ": " + msg);
+                if (first) {
+                    failures.put(device, openFailures.get(device));
+                } else {
+                    warnOnce(device, openFailures.get(device));
+                }
             }
         }
         return opened;
@@ -193,6 +212,16 @@ public final class LiveCapture {
     /** Every capture of this run, including those that ended, in the order they were opened. */
     List<InterfaceCapture> all() {
         return all;
+    }
+
+    /** Why interfaces that -i selected could not be opened (the last reason each), by name. */
+    java.util.SortedMap<String, String> openFailures() {
+        return new java.util.TreeMap<>(openFailures);
+    }
+
+    /** Interfaces -i names that do not exist, as of the last scan. */
+    List<String> missing() {
+        return List.copyOf(warnedMissing);
     }
 
     /** Whether some interface could not be opened for lack of privileges. */

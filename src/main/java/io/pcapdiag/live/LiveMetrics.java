@@ -1,6 +1,5 @@
 package io.pcapdiag.live;
 
-import com.sun.net.httpserver.HttpExchange;
 import io.pcapdiag.analysis.InterfaceStatus;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.diagnosis.Diagnosis;
@@ -12,7 +11,6 @@ import io.pcapdiag.track.Outcome;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import java.io.Closeable;
@@ -66,7 +64,7 @@ public final class LiveMetrics implements Reporter, Closeable {
     /** What the counters were last told, so each tick adds what grew. */
     private final EnumMap<Outcome, Long> outcomesSeen = new EnumMap<>(Outcome.class);
     private final Map<String, InterfaceStatus> interfacesSeen = new HashMap<>();
-    private HTTPServer server;
+    private MetricsServer server;
 
     /** @param node the node name, or null outside a cluster */
     public LiveMetrics(String node) {
@@ -189,46 +187,22 @@ public final class LiveMetrics implements Reporter, Closeable {
     }
 
     /**
-     * Serves {@code /metrics} (and the client's {@code /-/healthy}) on {@code address:port}, plus
-     * {@code /ready}: 200 while at least one interface is being captured, 503 otherwise.
+     * Serves {@code /metrics}, {@code /ready} (200 while at least one interface is being captured, 503 otherwise) and
+     * {@code /-/healthy} on {@code address:port}, with the bounds of {@link MetricsServer}.
      */
     public void serve(String address, int port, BooleanSupplier ready) throws IOException {
-        server = HTTPServer.builder().hostname(address).port(port).registry(registry)
-                .defaultHandler(exchange -> readiness(exchange, ready)).buildAndStart();
+        server = new MetricsServer(address, port, registry, ready);
     }
 
     /** The port the server listens on (the real one when 0 asked for any free port). */
     public int port() {
-        return server.getPort();
-    }
-
-    private static void readiness(HttpExchange exchange, BooleanSupplier ready) throws IOException {
-        String path = exchange.getRequestURI().getPath();
-        int code;
-        String body;
-        if ("/ready".equals(path)) {
-            boolean ok = ready.getAsBoolean();
-            code = ok ? 200 : 503;
-            body = ok ? "capturing\n" : "no interface is being captured\n";
-        } else if ("/".equals(path)) {
-            code = 200;
-            body = "pcapdiag live: /metrics, /ready, /-/healthy\n";
-        } else {
-            code = 404;
-            body = "not found\n";
-        }
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
-        exchange.sendResponseHeaders(code, b.length);
-        try (OutputStream os = exchange.getResponseBody()) {
-            os.write(b);
-        }
+        return server.port();
     }
 
     @Override
     public void close() {
         if (server != null) {
-            server.stop();
+            server.close();
             server = null;
         }
     }

@@ -81,11 +81,23 @@ public final class LiveSession {
             if (capture.permissionDenied()) {
                 throw new LiveException(Privileges.NO_CAPTURE_PRIVILEGE);
             }
+            if (!capture.openFailures().isEmpty()) {
+                throw new LiveException(String.join("; ", capture.openFailures().values()));
+            }
+            if (!capture.missing().isEmpty() && !settings.interfaces().hasGlob()) {
+                throw new LiveException("no such interface: " + String.join(", ", capture.missing())
+                        + " (ip link shows this host's interfaces)");
+            }
             if (!settings.interfaces().hasGlob()) {
                 throw new LiveException("no interface to capture on: -i " + settings.interfaces()
                         + " matches none of this host's interfaces (ip link shows them)");
             }
             warn.accept("no interface matches -i " + settings.interfaces() + " yet; waiting for one to appear");
+        } else {
+            capture.openFailures().values().forEach(warn);
+        }
+        for (String m : capture.missing()) {
+            warn.accept("interface " + m + " does not exist (yet); it will be captured when it appears");
         }
         long now = start;
         long deadline = timing.durationNanos() > 0 ? start + timing.durationNanos() : Long.MAX_VALUE;

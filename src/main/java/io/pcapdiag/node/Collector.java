@@ -15,6 +15,9 @@ import java.util.TreeMap;
  * (about 0.5 ms for 420 counters on a 2-core VM, warm).
  */
 public final class Collector {
+    /** Why a live run's node facts have no kube-proxy mode. */
+    static final String NOT_ASKED = "kube-proxy was not asked: pcapdiag live does not send requests its capture would see";
+
     private final Settings settings;
     private final Path proc;
     private final Path sys;
@@ -30,6 +33,15 @@ public final class Collector {
         /** The defaults: NODE_NAME from the environment, {@code ip} from PATH, kube-proxy on 127.0.0.1:10249. */
         public static Settings of(String nodeOption) {
             return new Settings(nodeOption, System.getenv(), IpCommand.onPath(System.getenv("PATH")), KubeProxy.DEFAULT_URL);
+        }
+
+        /**
+         * For {@code pcapdiag live}: kube-proxy is not asked, because the request would be in the capture (and a
+         * refused one a finding of its own on a node without kube-proxy); the cluster's kube-proxy ConfigMap tells
+         * the mode when the cluster is watched.
+         */
+        public static Settings live(String nodeOption) {
+            return new Settings(nodeOption, System.getenv(), IpCommand.onPath(System.getenv("PATH")), null);
         }
     }
 
@@ -71,7 +83,8 @@ public final class Collector {
         Fact<String> ipCommand = ip.isKnown() ? Fact.known(settings.ip().value() + " -d -j addr show") : ip.asUnknown();
         Fact<List<NodeInterface>> interfaces = Interfaces.read(sys.resolve("class/net"), ip);
         SortedMap<String, Fact<String>> sysctls = Sysctls.read(proc.resolve("sys"));
-        Fact<String> kubeProxyMode = knownKubeProxyMode != null ? knownKubeProxyMode : KubeProxy.mode(settings.kubeProxyUrl());
+        Fact<String> kubeProxyMode = knownKubeProxyMode != null ? knownKubeProxyMode
+                : settings.kubeProxyUrl() == null ? Fact.unknown(NOT_ASKED) : KubeProxy.mode(settings.kubeProxyUrl());
         // Last, so that a sample's deltas do not count the collector's own request to kube-proxy.
         Counters counters = sample();
         // One reading of the table's size, so that the document does not disagree with itself.

@@ -15,8 +15,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The built-in reader and libpcap (through pcap4j) must give identical findings and attempt counts on
- * every regression capture. libpcap does not report pcapng interface names per packet, so evidence is
- * compared without them.
+ * every regression capture. libpcap does not report which pcapng interface a packet came from, so
+ * evidence is compared without interface names, and in pcapng files (several interfaces) the path, whose
+ * sightings are told apart by interface, is not compared: with libpcap the same SYN on two interfaces is
+ * one place.
  */
 class ReaderEquivalenceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,16 +40,20 @@ class ReaderEquivalenceTest {
         }
         assertEquals("", pcap4j.err(), "pcap4j reader stderr");
         assertEquals(builtin.code(), pcap4j.code());
-        JsonNode a = comparable(builtin.out());
-        JsonNode b = comparable(pcap4j.out());
+        boolean interfaces = name.endsWith(".pcapng");
+        JsonNode a = comparable(builtin.out(), interfaces);
+        JsonNode b = comparable(pcap4j.out(), interfaces);
         assertEquals(a.get("attempts"), b.get("attempts"), "attempts by outcome");
         assertEquals(a.get("findings"), b.get("findings"), "findings");
         assertEquals(a.get("captures").get(0).get("packets"), b.get("captures").get(0).get("packets"), "packets");
     }
 
-    private static JsonNode comparable(String json) throws IOException {
+    private static JsonNode comparable(String json, boolean interfaces) throws IOException {
         JsonNode doc = JSON.readTree(json);
         for (JsonNode f : doc.get("findings")) {
+            if (interfaces) {
+                ((ObjectNode) f).remove(List.of("path", "last_seen", "vanished_between"));
+            }
             for (JsonNode e : f.get("evidence")) {
                 ((ObjectNode) e).remove("iface");
             }

@@ -108,6 +108,38 @@ class ClusterWatchTest {
         }
     }
 
+    /** The usual live start: the cluster exists before the watch; a tick before the informers synced must not lose it. */
+    @Test
+    void objectsThatExistBeforeTheWatchAreInTheIndex() throws Exception {
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+                new KubernetesCrudDispatcher(), false);
+        server.init();
+        try (KubernetesClient client = server.createClient()) {
+            client.pods().inNamespace("shop").resource(new PodBuilder().withNewMetadata().withName("web-0").withNamespace("shop")
+                    .endMetadata().withNewSpec().withNodeName("node-b").endSpec().withNewStatus().withPodIP("10.244.1.7")
+                    .addNewPodIP().withIp("10.244.1.7").endPodIP().endStatus().build()).create();
+            List<String> said = new CopyOnWriteArrayList<>();
+            // firstVerdictMillis 1: the first tick runs at once, before any informer has listed.
+            try (ClusterWatch w = ClusterWatch.start(server.createClient(), new ClusterWatch.Listener() {
+                @Override
+                public void available() {
+                    said.add("available");
+                }
+
+                @Override
+                public void unavailable(String why) {
+                    said.add("unavailable");
+                }
+            }, 1)) {
+                await(() -> said.contains("available"), "available");
+                Thread.sleep(2 * ClusterWatch.REBUILD_MILLIS);
+                assertTrue(w.index().podAt(ip("10.244.1.7")).isPresent(), "the pod that existed before the watch");
+            }
+        } finally {
+            server.destroy();
+        }
+    }
+
     @Test
     void noServerAtAllIsSaidOnceAndTheIndexIsEmpty() throws Exception {
         int port;

@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +57,47 @@ class LiveCommandTest {
             CliRun r = CliRun.of(args);
             assertEquals(ExitCodes.USAGE, r.code(), String.join(" ", args) + ": " + r.err());
             assertTrue(r.err().startsWith("pcapdiag: ") || r.err().contains("Invalid value"), r.err());
+        }
+    }
+
+    /** Each way live can fail to start says its own true line (not "matches none of this host's interfaces"). */
+    @Test
+    void eachStartProblemSaysItsOwnLine(@TempDir Path dir) throws Exception {
+        if (Privileges.lacksNetRaw()) {
+            skipUnlessCi("opening lo needs CAP_NET_RAW");
+        }
+        CliRun v = CliRun.of("live", "-V");
+        assertEquals(0, v.code());
+        assertTrue(v.out().startsWith("pcapdiag "), v.out());
+        assertTrue(v.out().contains("libpcap version "), "like tcpdump --version: " + v.out());
+
+        CliRun filter = CliRun.of("live", "-i", "lo", "--no-node-facts", "--filter", "tcp and and");
+        assertEquals(ExitCodes.USAGE, filter.code(), filter.err());
+        assertEquals("pcapdiag: --filter 'tcp and and': libpcap cannot compile it: can't parse filter expression: syntax error",
+                filter.err().strip());
+
+        CliRun missing = CliRun.of("live", "-i", "nosuch0", "--no-node-facts", "--duration", "1s");
+        assertEquals(ExitCodes.NO_INPUT, missing.code(), missing.err());
+        assertEquals("pcapdiag: no such interface: nosuch0 (ip link shows this host's interfaces)", missing.err().strip());
+
+        Path exists = Files.writeString(dir.resolve("exists.pcap"), "keep me");
+        CliRun kept = CliRun.of("live", "-i", "lo", "--no-node-facts", "--duration", "1s", "--write", exists.toString());
+        assertEquals(ExitCodes.NO_INPUT, kept.code(), kept.err());
+        assertEquals("pcapdiag: cannot write lo's packets: " + exists + " exists: not overwriting it (--force to overwrite)",
+                kept.err().strip());
+        assertEquals("keep me", Files.readString(exists), "never truncated without --force");
+
+        Path target = Files.writeString(dir.resolve("shadow"), "not yours");
+        Path link = Files.createSymbolicLink(dir.resolve("link.pcap"), target);
+        for (String[] extra : List.of(new String[0], new String[] {"--force"})) {
+            List<String> args = new java.util.ArrayList<>(List.of("live", "-i", "lo", "--no-node-facts", "--duration", "1s",
+                    "--write", link.toString()));
+            args.addAll(List.of(extra));
+            CliRun l = CliRun.of(args.toArray(String[]::new));
+            assertEquals(ExitCodes.NO_INPUT, l.code(), l.err());
+            assertEquals("pcapdiag: cannot write lo's packets: " + link + " is a symbolic link: refusing to write through it",
+                    l.err().strip());
+            assertEquals("not yours", Files.readString(target), "a symbolic link is never followed, --force or not");
         }
     }
 

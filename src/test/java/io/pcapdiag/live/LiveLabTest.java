@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pcapdiag.cli.Main;
+import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +44,8 @@ class LiveLabTest {
     private static final String ID = Long.toString(ProcessHandle.current().pid());
     /** The live captures: label and -i argument. */
     private static final Map<String, String> CAPTURES = Map.of("any", "any", "multi", "cni0,veth*,eth0");
+    /** The capture that watches the scenario's cluster (the mock API server) and so names what it finds. */
+    private static final String NAMED = "any";
 
     @Test
     void liveFindingsEqualTheLabsRecordingsInEveryScenario(@TempDir Path dir) throws Exception {
@@ -56,11 +59,19 @@ class LiveLabTest {
 
         Path out = Files.createDirectories(dir.resolve("lab"));
         Path script = dir.resolve("two-lives.sh");
-        Files.writeString(script, twoLives(String.join(" ", java(dir).stream().map(LiveLabTest::quote).toList())),
+        List<String> java = java(dir);
+        // The mock API server is a test class: the same JVM and jars, with the test classes.
+        List<String> withTests = new ArrayList<>(java);
+        withTests.set(withTests.size() - 1, java.get(java.size() - 1) + File.pathSeparator
+                + projectDir().resolve("target/test-classes"));
+        Files.writeString(script, twoLives(String.join(" ", java.stream().map(LiveLabTest::quote).toList()),
+                String.join(" ", withTests.stream().map(LiveLabTest::quote).toList())),
                 StandardCharsets.UTF_8);
         ProcessBuilder pb = new ProcessBuilder(lab.toString(), "--out", out.toString()).redirectErrorStream(true);
         pb.environment().put("PDLAB_LIVE_CMD", "bash " + quote(script.toString()));
         pb.environment().put("PDLAB_LIVE_READY", "both capturing");
+        // Three JVMs start per scenario (the mock API server, then both captures) on a 2-core machine.
+        pb.environment().put("PDLAB_LIVE_READY_TIMEOUT", "60");
         pb.environment().put("PDLAB_PCAPDIAG", io.pcapdiag.testing.Launcher.script(Files.createDirectories(dir.resolve("bin"))).toString());
         Process p = pb.start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -78,6 +89,7 @@ class LiveLabTest {
         assertFalse(scenarios.isEmpty(), "the lab ran no scenario:\n" + log);
         List<String> problems = new ArrayList<>();
         int findings = 0;
+        long named = 0;
         for (String sc : scenarios) {
             String liveLog = read(out.resolve(sc).resolve("live.log"));
             if (!liveLog.contains("exit 0 0")) {
@@ -111,6 +123,18 @@ class LiveLabTest {
                 if (!streamed.equals(reported)) {
                     problems.add(sc + " " + label + ": streamed " + streamed + " but reported " + reported);
                 }
+                if (label.equals(NAMED)) {
+                    Map<String, String> offline = names(analyzeJson(List.of(out.resolve(sc).resolve("any.pcap")),
+                            "--cluster", out.resolve(sc).resolve("cluster.json").toString()).get("findings"));
+                    Map<String, String> streamedNames = new TreeMap<>();
+                    lines.stream().filter(l -> l.get("event").asText().equals("finding"))
+                            .forEach(l -> streamedNames.putAll(names(List.of(l))));
+                    if (!streamedNames.equals(offline)) {
+                        problems.add(sc + " " + label + ": live streamed the names " + streamedNames
+                                + " but analyze --cluster gives " + offline + "; stderr: " + read(out.resolve(sc + "." + label + ".err")));
+                    }
+                    named += offline.values().stream().filter(n -> !n.isEmpty()).count();
+                }
                 report.get("interfaces").forEach(i -> {
                     if (i.get("dropped_by_kernel").asLong() != 0) {
                         problems.add(sc + " " + label + ": kernel drops on " + i);
@@ -118,9 +142,11 @@ class LiveLabTest {
                 });
             }
         }
-        System.out.println(scenarios.size() + " scenarios, " + findings + " live findings compared");
+        System.out.println(scenarios.size() + " scenarios, " + findings + " live findings compared, " + named
+                + " named from the mock API server");
         assertEquals(List.of(), problems);
         assertTrue(findings > 0, "no scenario produced a finding");
+        assertTrue(named > 0, "no live finding was named from the cluster");
     }
 
     private static void skipUnlessCi(String why) {
@@ -136,18 +162,25 @@ class LiveLabTest {
      * The PDLAB_LIVE_CMD: both live captures, "both capturing" once they are, and on SIGTERM their exit codes.
      * Each capture's stdout (JSON lines) and stderr go to files of their own beside the lab's recordings.
      */
-    private static String twoLives(String java) {
+    private static String twoLives(String java, String javaWithTests) {
         StringBuilder sb = new StringBuilder("#!/usr/bin/env bash\nset -u\nd=$PDLAB_DIR/$PDLAB_SCENARIO\npids=()\n");
+        // The API server of the scenario's cluster, in the node namespace: the fabric8 mock server loaded with
+        // the lab's snapshot; the -i any capture watches it.
+        sb.append(javaWithTests).append(" io.pcapdiag.testing.MockApiServer \"$PDLAB_CLUSTER\" \"$d.kubeconfig\" >\"$d.api.log\" 2>&1 &\n")
+                .append("api=$!\n")
+                .append("for _ in $(seq 600); do [ -e \"$d.kubeconfig\" ] && break; sleep 0.05; done\n");
         for (Map.Entry<String, String> c : new TreeMap<>(CAPTURES).entrySet()) {
             String l = c.getKey();
             sb.append(java).append(" io.pcapdiag.cli.Main live -i '").append(c.getValue())
-                    .append("' --format jsonl --summary-interval 0 --write \"$d.live-").append(l).append(".pcap\" >\"$d.")
-                    .append(l).append(".jsonl\" 2>\"$d.").append(l).append(".err\" &\npids+=($!)\n");
+                    .append("' --format jsonl --summary-interval 0 --write \"$d.live-").append(l).append(".pcap\"")
+                    .append(l.equals(NAMED) ? " --kubeconfig \"$d.kubeconfig\"" : "")
+                    .append(" >\"$d.").append(l).append(".jsonl\" 2>\"$d.").append(l).append(".err\" &\npids+=($!)\n");
         }
         sb.append("trap 'kill -TERM \"${pids[@]}\"; codes=; for p in \"${pids[@]}\"; do wait \"$p\"; codes+=\" $?\"; done;"
-                + " echo \"exit$codes\"; exit 0' TERM\n");
-        sb.append("for _ in $(seq 400); do\n"
-                + "  grep -q capturing \"$d.any.err\" 2>/dev/null && grep -q capturing \"$d.multi.err\" 2>/dev/null && break\n"
+                + " kill \"$api\"; echo \"exit$codes\"; exit 0' TERM\n");
+        sb.append("for _ in $(seq 1000); do\n"
+                + "  grep -q capturing \"$d.any.err\" 2>/dev/null && grep -q capturing \"$d.multi.err\" 2>/dev/null"
+                + " && grep -q 'cluster: watching' \"$d." + NAMED + ".err\" 2>/dev/null && break\n"
                 + "  sleep 0.05\ndone\necho 'both capturing'\nwait\n");
         return sb.toString();
     }
@@ -160,14 +193,30 @@ class LiveLabTest {
     }
 
     private static TreeSet<String> analyze(List<Path> files) throws Exception {
+        return keys(analyzeJson(files).get("findings"), true);
+    }
+
+    private static JsonNode analyzeJson(List<Path> files, String... options) throws Exception {
         assertFalse(files.isEmpty());
         List<String> args = new ArrayList<>(List.of("analyze", "--format", "json"));
+        args.addAll(List.of(options));
         files.forEach(f -> args.add(f.toString()));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(args.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
         assertEquals(0, code, files + ": " + err);
-        return keys(JSON.readTree(out.toString()).get("findings"), true);
+        return JSON.readTree(out.toString());
+    }
+
+    /** Per finding (who), the names its client and target carry: "client_ref | target_ref" as JSON, "" for none. */
+    private static Map<String, String> names(Iterable<JsonNode> findings) {
+        Map<String, String> out = new TreeMap<>();
+        for (JsonNode f : findings) {
+            String c = f.path("client_ref").isMissingNode() || f.path("client_ref").isNull() ? "" : f.get("client_ref").toString();
+            String t = f.path("target_ref").isMissingNode() || f.path("target_ref").isNull() ? "" : f.get("target_ref").toString();
+            out.put(who(f), c.isEmpty() && t.isEmpty() ? "" : c + " | " + t);
+        }
+        return out;
     }
 
     private static List<JsonNode> jsonLines(Path f) throws Exception {
