@@ -36,7 +36,8 @@ import picocli.CommandLine.Model.CommandSpec;
             "1:findings at or above --fail-on SEVERITY",
             "2:usage error",
             "3:no input could be read",
-            "4:internal error (a bug: rerun with -v and report the stack trace)"})
+            "4:internal error (a bug: rerun with -v and report the stack trace)",
+            "5:the report could not be written (standard output full or closed)"})
 public final class AnalyzeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -124,6 +125,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Report report = Report.of(result, analysis.maxFindings(format == Format.text
                 ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS), null);
         reporter.report(report);
+        out.flush();
+        if (out.checkError()) {
+            err.println("pcapdiag: " + ExitCodes.OUTPUT_FAILED);
+            err.flush();
+            return ExitCodes.OUTPUT;
+        }
         if (evidence != null) {
             new EvidenceFiles(evidence, captures, r, line -> err.println("pcapdiag: " + line)).report(report);
             err.flush();

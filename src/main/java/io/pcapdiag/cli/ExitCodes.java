@@ -1,6 +1,9 @@
 package io.pcapdiag.cli;
 
-/** Exit codes, listed in every command's --help. */
+/**
+ * Exit codes: the one definition. Every command's --help lists the ones it uses with these numbers, and the README
+ * the same list (ExitCodesTest holds the three together).
+ */
 public final class ExitCodes {
     /** Analysed; no finding at or above --fail-on. */
     public static final int OK = 0;
@@ -13,6 +16,13 @@ public final class ExitCodes {
 
     /** An unexpected failure: a bug in pcapdiag (run with -v and report the stack trace). */
     public static final int INTERNAL = 4;
+
+    /** The report could not be written: standard output is full or closed. */
+    public static final int OUTPUT = 5;
+
+    /** What a failed write on standard output says, on stderr. */
+    static final String OUTPUT_FAILED = "writing the report to standard output failed (disk full, or the reader of a pipe"
+            + " went away)";
 
     private ExitCodes() {
     }

@@ -48,7 +48,8 @@ import picocli.CommandLine.Spec;
             "1:findings at or above --fail-on SEVERITY",
             "2:usage error",
             "3:no interface could be captured (no libpcap, no privilege, no such interface)",
-            "4:internal error (a bug: rerun with -v and report the stack trace)"})
+            "4:internal error (a bug: rerun with -v and report the stack trace)",
+            "5:standard output failed (full, or the reader of a pipe went away): capture stopped, the report went to stderr"})
 public final class LiveCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -194,18 +195,64 @@ public final class LiveCommand implements Callable<Integer> {
     private int run(PrintWriter out, PrintWriter err, CaptureSettings settings, LiveSession.Timing timing, Severity failOn,
             io.pcapdiag.analysis.Analysis.Options options) throws InterruptedException {
         String node = System.getenv("NODE_NAME");
+        Runnable[] stopper = {() -> { }};
         LiveMetrics metrics = new LiveMetrics(node);
         int maxFindings = analysis.maxFindings(format == Format.text
                 ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS);
-        Reporter output = switch (format) {
+        Reporter stdout = switch (format) {
             case text -> new TextReporter(out, common.useColor());
             case json -> new JsonReporter(out);
             case jsonl -> new JsonLinesReporter(out, node);
+        };
+        boolean[] broken = {false};
+        // A closed pipe (pcapdiag live | head -1) or a full disk: stop capturing, and the final report goes to stderr.
+        Reporter output = new Reporter() {
+            /** Whether standard output failed; the first time it is seen, the capture is told to stop. */
+            private boolean failed() {
+                if (!broken[0] && out.checkError()) {
+                    broken[0] = true;
+                    err.println("pcapdiag: " + ExitCodes.OUTPUT_FAILED + "; stopping the capture");
+                    err.flush();
+                    stopper[0].run();
+                }
+                return broken[0];
+            }
+
+            @Override
+            public void finding(io.pcapdiag.diagnosis.Diagnosis d, io.pcapdiag.rules.Pattern previous, long nowNanos) {
+                if (!failed()) {
+                    stdout.finding(d, previous, nowNanos);
+                }
+            }
+
+            @Override
+            public void summary(io.pcapdiag.report.Progress p) {
+                if (!failed()) {
+                    stdout.summary(p);
+                }
+            }
+
+            @Override
+            public void tick(io.pcapdiag.report.Progress p) {
+                failed();
+            }
+
+            @Override
+            public void report(io.pcapdiag.diagnosis.Report r) {
+                if (!failed()) {
+                    stdout.report(r);
+                }
+                if (failed()) {
+                    new TextReporter(err, false).report(r);
+                    err.flush();
+                }
+            }
         };
         LiveSession session = new LiveSession(settings, timing, options, List.of(output, metrics), maxFindings, line -> {
             err.println("pcapdiag: " + line);
             err.flush();
         });
+        stopper[0] = session::requestStop;
         if (metricsPort > 0) {
             try {
                 metrics.serve(metricsAddress, metricsPort, session::capturing);
@@ -235,7 +282,7 @@ public final class LiveCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             Result result = session.run();
-            code[0] = exitCode(result, failOn);
+            code[0] = broken[0] ? ExitCodes.OUTPUT : exitCode(result, failOn);
         } catch (LiveException e) {
             err.println("pcapdiag: " + e.getMessage());
             code[0] = ExitCodes.NO_INPUT;

@@ -1,7 +1,6 @@
 package io.pcapdiag.cli;
 
 import java.io.OutputStreamWriter;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -18,7 +17,8 @@ import picocli.CommandLine.Command;
             "1:findings at or above --fail-on SEVERITY",
             "2:usage error",
             "3:no input could be read (analyze) or no interface captured (live)",
-            "4:internal error (a bug: rerun with -v and report the stack trace)"})
+            "4:internal error (a bug: rerun with -v and report the stack trace)",
+            "5:the report could not be written (standard output full or closed)"})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -30,7 +30,9 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         Locale.setDefault(Locale.ROOT);
-        PrintWriter out = new PrintWriter(new OutputStreamWriter(new PrintStream(System.out, false, StandardCharsets.UTF_8),
+        // Straight onto file descriptor 1, not through System.out: a PrintStream swallows write errors, and a full disk
+        // or a closed pipe must end in exit code 5 with one line, not in a report that silently never arrived.
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(new java.io.FileOutputStream(java.io.FileDescriptor.out),
                 StandardCharsets.UTF_8), false);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         int code = run(args, out, err);

@@ -34,7 +34,8 @@ import picocli.CommandLine.Model.CommandSpec;
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:written (facts that could not be read are unknown in it)",
             "2:usage error, or -o FILE cannot be written",
-            "4:internal error (a bug: rerun with -v and report the stack trace)"})
+            "4:internal error (a bug: rerun with -v and report the stack trace)",
+            "5:standard output failed (full, or the reader of a pipe went away)"})
 public final class NodeFactsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -78,6 +79,10 @@ public final class NodeFactsCommand implements Callable<Integer> {
         }
         if (file == null) {
             facts.write(out);
+            if (out instanceof PrintWriter p && p.checkError()) {
+                err.println("pcapdiag: " + ExitCodes.OUTPUT_FAILED);
+                return ExitCodes.OUTPUT;
+            }
             return ExitCodes.OK;
         }
         try (Writer w = file) {

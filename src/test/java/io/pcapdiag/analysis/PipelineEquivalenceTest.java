@@ -1,5 +1,6 @@
 package io.pcapdiag.analysis;
 
+import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * The two-thread offline analysis must give exactly the report of the single-threaded one: over every
  * regression capture, every corpus capture, and all regression captures merged into one analysis.
  */
+@Tag("slow")
 class PipelineEquivalenceTest {
 
     @Test

@@ -328,7 +328,9 @@ class NodeTraceGeneratorTest {
             assertTrue(a != null, "ICMP quotes an unknown SYN");
             if (a.answer == null) {
                 boolean portUnreachable = v6 ? code == 4 : code == 3;
-                a.answer = src.equals(a.dst) && portUnreachable ? "vip-local-reject" : "icmp-unreachable";
+                boolean prohibited = v6 ? code == 1 : code == 13; // DESIGN.md: policy-reject
+                a.answer = src.equals(a.dst) && portUnreachable ? "vip-local-reject"
+                        : prohibited ? "policy-reject" : "icmp-unreachable";
             }
         }
 

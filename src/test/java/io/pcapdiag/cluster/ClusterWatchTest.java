@@ -1,5 +1,6 @@
 package io.pcapdiag.cluster;
 
+import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * the API appear in the index, a change shows up, and the server going away is said once while the last
  * index stays readable without blocking.
  */
+@Tag("slow")
 class ClusterWatchTest {
     private static Endpoint ip(String s) {
         long[] a = Ip.parse(s);

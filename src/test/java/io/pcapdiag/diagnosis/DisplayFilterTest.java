@@ -1,5 +1,6 @@
 package io.pcapdiag.diagnosis;
 
+import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * Every finding's display filter, given to Wireshark's own engine ({@code tshark -Y}) on the original
  * capture, selects exactly the frames pcapdiag counts to the finding: on every regression capture.
  */
+@Tag("slow")
 class DisplayFilterTest {
     @Test
     void tsharkSelectsExactlyTheFindingsFrames() throws Exception {

@@ -1,5 +1,6 @@
 package io.pcapdiag.lab;
 
+import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * committed captures' goldens. Ports, ISNs and timing differ between runs; the findings must not.
  * Skips where it cannot run, except in CI, where a skip is a failure.
  */
+@Tag("slow")
 class LabTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 

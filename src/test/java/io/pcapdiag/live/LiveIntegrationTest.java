@@ -1,5 +1,6 @@
 package io.pcapdiag.live;
 
+import org.junit.jupiter.api.Tag;
 import static io.pcapdiag.live.NamespaceSupport.cannotRun;
 import static io.pcapdiag.live.NamespaceSupport.inCi;
 import static io.pcapdiag.live.NamespaceSupport.java;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with the final report and exit 0. Needs root, iproute2, iptables, python3 and libpcap: skips where it
  * cannot run, except in CI ({@code CI=true}), where a skip is a failure.
  */
+@Tag("slow")
 class LiveIntegrationTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ID = Long.toString(ProcessHandle.current().pid());

@@ -1,5 +1,6 @@
 package io.pcapdiag.live;
 
+import org.junit.jupiter.api.Tag;
 import static io.pcapdiag.live.NamespaceSupport.cannotRun;
 import static io.pcapdiag.live.NamespaceSupport.inCi;
 import static io.pcapdiag.live.NamespaceSupport.java;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
  * finding must have been streamed before the report, and SIGTERM must end both with exit 0.
  * Skips where the lab cannot run, except in CI, where a skip is a failure.
  */
+@Tag("slow")
 class LiveLabTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ID = Long.toString(ProcessHandle.current().pid());

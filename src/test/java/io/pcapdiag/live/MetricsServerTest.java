@@ -1,5 +1,6 @@
 package io.pcapdiag.live;
 
+import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * Prometheus exporter uses blocked for 30-60 s with ten); stalled requests are closed after their deadline; what it
  * serves is the Prometheus text format.
  */
+@Tag("slow")
 class MetricsServerTest {
     private record Answer(int code, String head, String body, long millis) {
     }

@@ -1,5 +1,6 @@
 package io.pcapdiag.node;
 
+import org.junit.jupiter.api.Tag;
 import static io.pcapdiag.node.NamespaceLab.inNs;
 import static io.pcapdiag.node.NamespaceLab.sh;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * packet that strict rp_filter drops, and pings that conntrack tracks, must show those counters rising. Then the
  * same without {@code ip} on PATH and without kube-proxy. Needs root, iproute2, iptables and python3.
  */
+@Tag("slow")
 class NodeFactsNamespaceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String NODE_IP = "10.244.0.1";
