@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "pcapdiag", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Node-level packet-capture analyzer for Kubernetes: pairs every TCP SYN with what answered it "
                 + "and names what Kubernetes service networking did wrong.",
-        subcommands = {AnalyzeCommand.class, LiveCommand.class, NodeFactsCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {AnalyzeCommand.class, LiveCommand.class, CheckCommand.class, NodeFactsCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:analysed (or captured, or node facts written); no finding at or above --fail-on",
             "1:findings at or above --fail-on SEVERITY",

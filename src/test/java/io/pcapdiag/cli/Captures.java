@@ -45,31 +45,14 @@ final class Captures {
         }
     }
 
-    /** The options file of a directory. */
-    static final String OPTIONS = "pcapdiag.check";
-    /** Options whose value is a path: relative to the options file's directory. */
-    private static final java.util.Set<String> PATH_OPTIONS = java.util.Set.of("--cluster", "--node-facts");
-
-    /** The analyze options for a capture: its directory's {@link #OPTIONS} file, paths as a user would type them. */
+    /** The analyze options for a capture: its directory's {@code pcapdiag.check}, as {@code pcapdiag check} reads it. */
     static List<String> options(String name) throws IOException {
         Path rel = Path.of(name).getParent();
-        Path file = rel == null ? dir().resolve(OPTIONS) : dir().resolve(rel).resolve(OPTIONS);
-        if (!Files.exists(file)) {
-            return List.of();
+        try {
+            return io.pcapdiag.check.OptionsFile.read(Path.of("captures").resolve(rel == null ? Path.of("") : rel));
+        } catch (io.pcapdiag.check.OptionsFile.Invalid e) {
+            throw new IOException(e.getMessage(), e);
         }
-        List<String> out = new java.util.ArrayList<>();
-        boolean path = false;
-        for (String line : Files.readAllLines(file)) {
-            String t = line.strip();
-            if (t.isEmpty() || t.startsWith("#")) {
-                continue;
-            }
-            for (String token : t.split("\\s+")) {
-                out.add(path ? "captures/" + Path.of(rel == null ? "" : rel.toString()).resolve(token).normalize() : token);
-                path = PATH_OPTIONS.contains(token);
-            }
-        }
-        return out;
     }
 
     /** The path as a user would type it from the project directory. */

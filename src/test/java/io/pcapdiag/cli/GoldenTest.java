@@ -39,6 +39,21 @@ class GoldenTest {
         assertEquals(List.of(), orphans, "golden files without their capture (delete them, or restore the capture)");
     }
 
+    /**
+     * The tool users get for their own captures is the one the project trusts: {@code pcapdiag check captures/}
+     * compares every capture's findings with its JSON golden (the byte-exact comparisons below are stricter still).
+     */
+    @Test
+    void pcapdiagCheckPassesOverTheCaptures() throws IOException {
+        if (REGENERATE) {
+            return;
+        }
+        CliRun r = CliRun.of("check", "captures");
+        assertEquals("", r.err(), "stderr");
+        assertEquals(ExitCodes.OK, r.code(), r.out());
+        assertEquals(captures().size() + " passed, 0 failed", r.out().strip());
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("captures")
     void textReportEqualsGolden(String name) throws IOException {

@@ -1,0 +1,202 @@
+package io.pcapdiag.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.transform.stream.StreamSource;
+import javax.xml.validation.SchemaFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/** {@code pcapdiag check} through the real CLI, on copies of the regression captures and their goldens. */
+class CheckCommandTest {
+    @TempDir
+    Path dir;
+
+    private static final Path CAPTURES = CliRun.projectDir().resolve("captures");
+
+    /** Copies {@code scenario/file} and its JSON golden into {@code dir/scenario/}. */
+    private Path copy(String scenario, String file) throws IOException {
+        Path to = dir.resolve(scenario);
+        Files.createDirectories(to);
+        Files.copy(CAPTURES.resolve(scenario).resolve(file), to.resolve(file));
+        Path golden = CAPTURES.resolve(scenario).resolve(file + ".expected.json");
+        if (Files.exists(golden)) {
+            Files.copy(golden, to.resolve(file + ".expected.json"));
+        }
+        return to.resolve(file);
+    }
+
+    private static String baseline(Path capture) throws IOException {
+        return Files.readString(capture.resolveSibling(capture.getFileName() + ".expected.json"));
+    }
+
+    private static void baseline(Path capture, String text) throws IOException {
+        Files.writeString(capture.resolveSibling(capture.getFileName() + ".expected.json"), text);
+    }
+
+    @Test
+    void aChangedBaselineFailsWithADiffAndValidJUnitXmlAndUpdateRestoresIt() throws Exception {
+        Path a = copy("hairpin-no-brnf", "any.pcap");
+        Path b = copy("closed-port", "any.pcap");
+        String original = baseline(a);
+        baseline(a, original.replaceFirst("\"attempts\" : 1,", "\"attempts\" : 4,")
+                .replaceFirst("\"responder\" : \"10\\.244\\.0\\.19:80\"", "\"responder\" : \"10.244.0.99:80\""));
+        Path junit = dir.resolve("report.xml");
+
+        CliRun r = CliRun.of("check", "--junit", junit.toString(), dir.toString());
+        assertEquals(ExitCodes.FINDINGS, r.code(), r.out() + r.err());
+        assertEquals(List.of(
+                "FAIL    " + a + ": 1 changed (baseline any.pcap.expected.json)",
+                "    ~ nat-bypass-reply 10.244.0.18 -> 10.96.10.80:8080: responder 10.244.0.99:80 -> 10.244.0.19:80;"
+                        + " attempts 4 -> 1",
+                "1 passed, 1 failed"), r.out().lines().toList());
+
+        validates(junit);
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(junit.toFile());
+        NodeList cases = doc.getElementsByTagName("testcase");
+        assertEquals(2, cases.getLength());
+        NodeList failures = doc.getElementsByTagName("failure");
+        assertEquals(1, failures.getLength());
+        Element failure = (Element) failures.item(0);
+        assertEquals(a.toString(), ((Element) failure.getParentNode()).getAttribute("file"));
+        assertEquals("1 changed (baseline any.pcap.expected.json)", failure.getAttribute("message"));
+        assertTrue(failure.getTextContent().contains("attempts 4 -> 1"), failure.getTextContent());
+        assertEquals(b.toString(), ((Element) cases.item(0)).getAttribute("file"));
+
+        CliRun u = CliRun.of("check", "--update", dir.toString());
+        assertEquals(ExitCodes.OK, u.code(), u.out() + u.err());
+        assertTrue(u.out().startsWith("updated " + a + ": baseline rewritten: 1 changed"), u.out());
+        assertTrue(u.out().endsWith("2 passed, 0 failed (1 baselines updated, 0 created)" + System.lineSeparator()),
+                u.out());
+        CliRun again = CliRun.of("check", dir.toString());
+        assertEquals(ExitCodes.OK, again.code(), again.out());
+        assertEquals("2 passed, 0 failed" + System.lineSeparator(), again.out());
+    }
+
+    private static void validates(Path xml) throws Exception {
+        var schema = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI)
+                .newSchema(CheckCommandTest.class.getResource("/junit.xsd"));
+        schema.newValidator().validate(new StreamSource(xml.toFile()));
+    }
+
+    @Test
+    void theSchemaRejectsWhatIsNotJUnitXml() throws Exception {
+        Path bad = dir.resolve("bad.xml");
+        Files.writeString(bad, "<testsuites><testsuite name='x' tests='one' failures='0' errors='0'/></testsuites>");
+        org.junit.jupiter.api.Assertions.assertThrows(org.xml.sax.SAXException.class, () -> validates(bad));
+    }
+
+    @Test
+    void aMissingBaselineFailsAndUpdateCreatesItButNeverDeletesOne() throws IOException {
+        Path a = copy("closed-port", "any.pcap");
+        Files.delete(a.resolveSibling("any.pcap.expected.json"));
+        Path orphan = dir.resolve("gone").resolve("old.pcap.expected.json");
+        Files.createDirectories(orphan.getParent());
+        Files.writeString(orphan, "{\"findings\": []}");
+
+        CliRun r = CliRun.of("check", dir.toString());
+        assertEquals(ExitCodes.FINDINGS, r.code());
+        assertEquals(List.of(
+                "FAIL    " + a + ": no baseline any.pcap.expected.json (pcapdiag check --update writes it)",
+                "FAIL    " + orphan + ": baseline without its capture old.pcap (restore the capture, or delete the baseline)",
+                "0 passed, 2 failed"), r.out().lines().toList());
+
+        CliRun u = CliRun.of("check", "--update", dir.toString());
+        assertEquals(ExitCodes.FINDINGS, u.code(), "the orphan still fails");
+        assertTrue(u.out().startsWith("new     " + a + ": baseline written: any.pcap.expected.json"), u.out());
+        assertTrue(Files.exists(orphan), "--update never deletes a baseline");
+        assertEquals(Files.readString(CAPTURES.resolve("closed-port/any.pcap.expected.json"))
+                .replace("captures/closed-port/any.pcap", a.toString()), baseline(a));
+    }
+
+    @Test
+    void anUnreadableCaptureIsAFailedCaseWithItsErrorAndTheOthersAreStillChecked() throws IOException {
+        copy("closed-port", "any.pcap");
+        Path junk = dir.resolve("junk.pcap");
+        Files.write(junk, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24});
+        Files.writeString(dir.resolve("junk.pcap.expected.json"), "{\"findings\": []}");
+        CliRun r = CliRun.of("check", dir.toString());
+        assertEquals(ExitCodes.FINDINGS, r.code());
+        List<String> lines = r.out().lines().toList();
+        assertEquals(2, lines.size(), r.out());
+        assertTrue(lines.get(0).startsWith("FAIL    " + junk + ": pcapdiag: " + junk + ": "), lines.get(0));
+        assertEquals("1 passed, 1 failed", lines.get(1));
+    }
+
+    @Test
+    void aMalformedBaselineNamesTheFileAndTheJsonPath() throws IOException {
+        Path a = copy("hairpin-no-brnf", "any.pcap");
+        baseline(a, baseline(a).replaceFirst("\"attempts\" : 1,", "\"attempts\" : \"one\","));
+        CliRun r = CliRun.of("check", a.toString());
+        assertEquals(ExitCodes.FINDINGS, r.code());
+        assertEquals("FAIL    " + a + ": " + a + ".expected.json: $.findings[0].attempts: expected a count (a whole number,"
+                + " 0 or more), found a string \"one\"", r.out().lines().findFirst().orElseThrow());
+
+        baseline(a, "{\"findings\": [ {\"pattern\": ");
+        CliRun s = CliRun.of("check", a.toString());
+        String first = s.out().lines().findFirst().orElseThrow();
+        assertTrue(first.startsWith("FAIL    " + a + ": " + a + ".expected.json: $.findings[0].pattern: not JSON (line 1,"),
+                first);
+    }
+
+    @Test
+    void theDirectorysOptionsFileGivesTheContextAndNamesAreCompared() throws IOException {
+        Path ctx = dir.resolve("scenario").resolve("context");
+        Files.createDirectories(ctx);
+        Files.copy(CAPTURES.resolve("hairpin-no-brnf/cluster.json"), dir.resolve("scenario/cluster.json"));
+        Files.copy(CAPTURES.resolve("hairpin-no-brnf/node-facts.json"), dir.resolve("scenario/node-facts.json"));
+        Files.copy(CAPTURES.resolve("hairpin-no-brnf/any.pcap"), ctx.resolve("any.pcap"));
+        String golden = Files.readString(CAPTURES.resolve("hairpin-no-brnf/context/any.pcap.expected.json"));
+        Files.writeString(ctx.resolve("any.pcap.expected.json"), golden);
+        Files.copy(CAPTURES.resolve("hairpin-no-brnf/context/pcapdiag.check"), ctx.resolve("pcapdiag.check"));
+        assertEquals(ExitCodes.OK, CliRun.of("check", dir.toString()).code());
+
+        Files.writeString(ctx.resolve("any.pcap.expected.json"), golden.replaceFirst("\"name\" : \"web\"", "\"name\" : \"api\""));
+        CliRun r = CliRun.of("check", dir.toString());
+        assertEquals(ExitCodes.FINDINGS, r.code());
+        assertTrue(r.out().contains("~ nat-bypass-reply 10.244.0.18 -> 10.96.10.80:8080: target: service default/api port http"
+                + " -> service default/web port http"), r.out());
+
+        Files.writeString(ctx.resolve("pcapdiag.check"), "--format text\n");
+        CliRun bad = CliRun.of("check", dir.toString());
+        assertTrue(bad.out().contains(": " + ctx.resolve("pcapdiag.check") + ": line 1: --format is not an analysis option"),
+                bad.out());
+    }
+
+    @Test
+    void parallelAndSerialRunsPrintTheSame() {
+        CliRun one = CliRun.of("check", "-v", "-j", "1", CAPTURES.toString());
+        CliRun four = CliRun.of("check", "-v", "-j", "4", CAPTURES.toString());
+        assertEquals(one.out(), four.out());
+        assertTrue(one.out().lines().filter(l -> l.startsWith("ok      ")).count() > 10, one.out());
+    }
+
+    @Test
+    void usageErrorsAndNoCaptures() throws IOException {
+        CliRun missing = CliRun.of("check", dir.resolve("nope").toString());
+        assertEquals(ExitCodes.USAGE, missing.code());
+        assertEquals("pcapdiag: no such file or directory: " + dir.resolve("nope") + System.lineSeparator(), missing.err());
+
+        CliRun empty = CliRun.of("check", dir.toString());
+        assertEquals(ExitCodes.NO_INPUT, empty.code());
+        assertTrue(empty.err().startsWith("pcapdiag: no capture"), empty.err());
+
+        Path text = dir.resolve("notes.txt");
+        Files.writeString(text, "x", StandardCharsets.UTF_8);
+        CliRun notCapture = CliRun.of("check", text.toString());
+        assertEquals(ExitCodes.USAGE, notCapture.code());
+        assertFalse(notCapture.err().isEmpty());
+    }
+}
