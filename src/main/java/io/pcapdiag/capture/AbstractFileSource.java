@@ -58,6 +58,11 @@ abstract class AbstractFileSource implements FrameSource {
     }
 
     CaptureException io(IOException e) {
+        if (e instanceof java.util.zip.ZipException || e instanceof java.io.EOFException) {
+            // Only the gzip stream throws these: the offset is in the decompressed capture.
+            return new CaptureException(capture.name(), in.offset(), "the gzip data is cut or corrupt here (" + e.getMessage()
+                    + "; offset in the decompressed capture); every packet before it was read", e);
+        }
         return new CaptureException(capture.name(), in.offset(), "read failed: " + e.getMessage(), e);
     }
 

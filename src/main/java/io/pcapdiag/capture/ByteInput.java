@@ -22,6 +22,8 @@ final class ByteInput implements Closeable {
     /** File offset of {@code buf[0]}. */
     private long base;
     private boolean eof;
+    /** A read failure not yet raised: the bytes before it are read first. */
+    private IOException failure;
 
     ByteInput(ReadableByteChannel channel, int capacity) {
         this.channel = channel;
@@ -59,12 +61,27 @@ final class ByteInput implements Closeable {
         }
         while (lim < n && !eof) {
             view.limit(buf.length).position(lim);
-            int r = channel.read(view);
+            int r;
+            try {
+                r = channel.read(view);
+            } catch (IOException e) {
+                // A corrupt or cut gzip stream fails in the middle of a fill: what was decompressed before it is
+                // kept and read first; the failure is raised where the good bytes end, with that offset.
+                lim = view.position();
+                failure = e;
+                eof = true;
+                break;
+            }
             if (r < 0) {
                 eof = true;
             } else {
                 lim += r;
             }
+        }
+        if (lim - pos < n && failure != null) {
+            IOException e = failure;
+            failure = null;
+            throw e;
         }
         return lim - pos >= n;
     }

@@ -37,7 +37,8 @@ public final class CaptureFiles {
             }
             try {
                 FileChannel fc = FileChannel.open(path, StandardOpenOption.READ);
-                size = fc.size();
+                // A FIFO, <(...), /dev/stdin or a character device has no size: streamed as tcpdump reads it.
+                size = Files.isRegularFile(path) ? fc.size() : -1;
                 channel = fc;
             } catch (NoSuchFileException e) {
                 throw new CaptureException(name, -1, "no such file");

@@ -21,6 +21,8 @@ final class PcapngReader extends AbstractFileSource {
     private static final int IF_NAME = 2;
     private static final int IF_TSRESOL = 9;
     private static final int IF_TSOFFSET = 14;
+    /** Smallest Section Header Block: type, length, byte-order magic, version, section length, trailing length. */
+    private static final int FIRST_SHB = 28;
     /** Largest block we accept; libpcap uses 16 MiB as well. */
     private static final int MAX_BLOCK = 16 << 20;
 
@@ -37,8 +39,26 @@ final class PcapngReader extends AbstractFileSource {
     PcapngReader(Capture capture, ByteInput in) throws CaptureException {
         super(capture, in);
         try {
-            if (!in.ensure(12)) {
-                throw corrupt(0, "truncated pcapng section header: " + in.available() + " of 12 bytes");
+            // The first Section Header Block is checked whole, as libpcap does before it reads a packet: a file that
+            // does not start with a valid one is not a pcapng capture (tcpdump: exit 1; pcapdiag: no input, exit 3).
+            if (!in.ensure(FIRST_SHB)) {
+                throw corrupt(0, "truncated pcapng section header: " + in.available() + " of " + FIRST_SHB + " bytes");
+            }
+            int bom = Bytes.i32be(in.buf, in.pos + 8);
+            if (bom != BYTE_ORDER_MAGIC && Integer.reverseBytes(bom) != BYTE_ORDER_MAGIC) {
+                throw corrupt(8, String.format(java.util.Locale.ROOT,
+                        "section header byte-order magic 0x%08x is neither 0x1a2b3c4d nor its reverse", bom));
+            }
+            boolean big = bom == BYTE_ORDER_MAGIC;
+            long len = Bytes.u32(in.buf, in.pos + 4, big);
+            if (len < FIRST_SHB || len % 4 != 0 || len > MAX_BLOCK) {
+                throw corrupt(4, "section header block length " + len + " is not a multiple of 4 between "
+                        + FIRST_SHB + " and " + MAX_BLOCK);
+            }
+            int major = Bytes.u16(in.buf, in.pos + 12, big);
+            int minor = Bytes.u16(in.buf, in.pos + 14, big);
+            if (!readableVersion(major, minor)) {
+                throw corrupt(12, "unsupported pcapng version " + major + "." + minor + " (libpcap and pcapdiag read 1.0 and 1.2)");
             }
         } catch (IOException e) {
             throw io(e);
@@ -83,13 +103,14 @@ final class PcapngReader extends AbstractFileSource {
                     if (in.ensure(16)) {
                         int major = Bytes.u16(in.buf, in.pos + 12, bigEndian);
                         int minor = Bytes.u16(in.buf, in.pos + 14, bigEndian);
-                        if (major != 1) {
-                            // libpcap refuses other major versions: the block layout is not known.
+                        // libpcap reads 1.0 and 1.2 (which some writers put) and refuses the rest, 1.1 included
+                        // (sf-pcapng.c): a section whose layout is not known is not read as if it were 1.0.
+                        if (!readableVersion(major, minor)) {
                             stats.skippedRecords++;
                             long rest = in.drain();
                             stats.skippedBytes += rest;
                             throw corrupt(start + 12, "unsupported pcapng version " + major + "." + minor
-                                    + " (expected 1.x); the remaining " + rest + " bytes were skipped");
+                                    + " (libpcap and pcapdiag read 1.0 and 1.2); the remaining " + rest + " bytes were skipped");
                         }
                     }
                     b = in.buf;
@@ -188,6 +209,11 @@ final class PcapngReader extends AbstractFileSource {
                 problem(start, "simple packet block before any interface description block; skipped");
                 return false;
             }
+            if (len < 16) {
+                stats.skippedRecords++;
+                problem(start, "simple packet block of " + len + " bytes is shorter than its 16-byte header; skipped");
+                return false;
+            }
             ifId = 0;
             ts = Long.MIN_VALUE;
             origLen = Bytes.u32(b, p + 8, bigEndian);
@@ -221,12 +247,21 @@ final class PcapngReader extends AbstractFileSource {
             return false;
         }
         Iface iface = interfaces.get(ifId);
-        stats.frames++;
         frame.linkType = iface.linkType();
         frame.interfaceName = iface.name();
         // A Simple Packet Block has no timestamp: give it its predecessor's, so time ordering keeps it in place.
-        frame.nanos = ts == Long.MIN_VALUE ? lastNanos : toNanos(ts, iface);
-        lastNanos = frame.nanos;
+        if (ts != Long.MIN_VALUE) {
+            try {
+                lastNanos = toNanos(ts, iface);
+            } catch (ArithmeticException e) {
+                stats.skippedRecords++;
+                problem(start, "timestamp " + Long.toUnsignedString(ts) + " with if_tsoffset " + iface.offsetSeconds()
+                        + " s is outside the years 1677-2262 that nanoseconds since 1970 can hold; skipped");
+                return false;
+            }
+        }
+        stats.frames++;
+        frame.nanos = lastNanos;
         frame.data = b;
         frame.offset = data;
         frame.capLen = (int) capLen;
@@ -236,9 +271,16 @@ final class PcapngReader extends AbstractFileSource {
         return true;
     }
 
+    private static boolean readableVersion(int major, int minor) {
+        return major == 1 && (minor == 0 || minor == 2);
+    }
+
     private static long toNanos(long ts, Iface iface) {
         long units = iface.unitsPerSecond();
         long seconds = Long.divideUnsigned(ts, units);
+        if (seconds < 0) {
+            throw new ArithmeticException("seconds beyond 2^63");
+        }
         long rest = Long.remainderUnsigned(ts, units);
         long frac;
         if (!iface.powerOfTwo() && units <= 1_000_000_000L) {
@@ -248,7 +290,7 @@ final class PcapngReader extends AbstractFileSource {
         } else {
             frac = Math.multiplyHigh(rest << (63 - iface.exponent()), 2_000_000_000L);
         }
-        return (seconds + iface.offsetSeconds()) * 1_000_000_000L + frac;
+        return Math.addExact(Math.multiplyExact(Math.addExact(seconds, iface.offsetSeconds()), 1_000_000_000L), frac);
     }
 
     private static long pow10(int e) {

@@ -279,4 +279,62 @@ class CaptureFilesTest {
         assertTrue(r.failure.oneLine().startsWith("disk.pcap: offset "), r.failure.oneLine());
         assertTrue(r.failure.oneLine().contains("Input/output error"), r.failure.oneLine());
     }
+
+    /**
+     * A gzip stream cut in the middle: every record inside the bytes that still decompress is read (the
+     * oracle is the JDK's own GZIPInputStream, byte by byte), and the failure names the decompressed offset.
+     */
+    @Test
+    void gzipCutInTheMiddleKeepsEveryPacketBeforeTheCut() throws Exception {
+        java.util.Random random = new java.util.Random(12);
+        PcapWriter w = PcapWriter.micro(ByteOrder.LITTLE_ENDIAN);
+        int records = 3000;
+        int size = 200;
+        for (int i = 0; i < records; i++) {
+            byte[] b = new byte[size];
+            random.nextBytes(b);
+            w.packet(1_700_000_000_000_000_000L + i * 1000L, b);
+        }
+        byte[] z = gzip(w.toByteArray());
+        byte[] cut = Arrays.copyOf(z, z.length / 2);
+        long good = 0;
+        try (InputStream in = new java.util.zip.GZIPInputStream(new ByteArrayInputStream(cut))) {
+            while (in.read() >= 0) {
+                good++;
+            }
+        } catch (IOException expected) {
+            // where the JDK stops decompressing
+        }
+        long whole = (good - PcapWriter.FILE_HEADER) / (16 + size);
+        assertTrue(whole > records / 4 && whole < records, "the cut leaves part of the capture: " + whole);
+
+        Path p = write(dir, "half.pcap.gz", cut);
+        ReadAll r = read(p);
+        assertEquals(whole, r.frames.size(), "every packet decompressed before the cut is read");
+        assertNotNull(r.failure);
+        assertTrue(r.failure.getMessage().contains("gzip"), r.failure.oneLine());
+        assertOneLine(r.failure.oneLine(), p.toString(), PcapWriter.FILE_HEADER + whole * (16 + size));
+    }
+
+    /** A named pipe has no size: it is streamed as tcpdump -r reads it, never taken for an empty file. */
+    @Test
+    void namedPipeIsStreamed() throws Exception {
+        Path fifo = dir.resolve("capture.fifo");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        assertEquals(0, mk.waitFor());
+        byte[] content = pcap(packets());
+        Thread writer = new Thread(() -> {
+            try {
+                Files.write(fifo, content);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        writer.start();
+        ReadAll r = read(fifo);
+        writer.join(10_000);
+        assertNull(r.failure);
+        assertFrames(packets(), r, 1);
+        assertEquals(-1, r.stats.sizeHint, "a pipe has no size");
+    }
 }

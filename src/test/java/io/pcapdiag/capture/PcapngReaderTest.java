@@ -438,4 +438,103 @@ class PcapngReaderTest {
         assertArrayEquals(big, r.frames.get(1).bytes());
         assertArrayEquals(new byte[] {3}, r.frames.get(2).bytes());
     }
+
+    @Test
+    void simplePacketBlockShorterThanItsHeaderIsSkippedAndTheRestIsRead() throws Exception {
+        PcapngWriter w = new PcapngWriter().section(ByteOrder.LITTLE_ENDIAN);
+        w.idb(LinkBuilder.LINKTYPE_RAW, 0);
+        int spb = w.offset();
+        w.block(PcapngWriter.SPB, new byte[0]); // 12 bytes: no room for the original length
+        w.epb(0, 5, new byte[] {5});
+        Path p = write(dir, "spb12.pcapng", w.toByteArray());
+        ReadAll r = read(p);
+        assertNull(r.failure);
+        assertEquals(1, r.frames.size());
+        assertArrayEquals(new byte[] {5}, r.frames.get(0).bytes());
+        assertEquals(1, r.problems.size());
+        assertOneLine(r.problems.get(0).oneLine(), p.toString(), spb);
+        assertEquals(1, r.stats.skippedRecords);
+    }
+
+    /** The first section header with its version (at offset 12, 14) set. */
+    private static byte[] withVersion(byte[] file, int at, int major, int minor) {
+        java.nio.ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN).putShort(at + 12, (short) major)
+                .putShort(at + 14, (short) minor);
+        return file;
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"1,1", "1,3", "2,0", "0,0"})
+    void versionsLibpcapRefusesAreRefusedAtOpen(int major, int minor) throws Exception {
+        PcapngWriter w = new PcapngWriter().section(ByteOrder.LITTLE_ENDIAN);
+        w.idb(LinkBuilder.LINKTYPE_RAW, 0);
+        w.epb(0, 1, new byte[] {1});
+        Path p = write(dir, "v.pcapng", withVersion(w.toByteArray(), 0, major, minor));
+        CaptureException e = assertThrows(CorruptCaptureException.class, () -> CaptureTesting.open(p));
+        assertOneLine(e.oneLine(), p.toString(), 12);
+        assertTrue(e.getMessage().contains(major + "." + minor), e.getMessage());
+    }
+
+    @Test
+    void versionOnePointTwoIsReadAsLibpcapDoes() throws Exception {
+        PcapngWriter w = new PcapngWriter().section(ByteOrder.LITTLE_ENDIAN);
+        w.idb(LinkBuilder.LINKTYPE_RAW, 0);
+        w.epb(0, 1, new byte[] {1});
+        ReadAll r = read(write(dir, "v12.pcapng", withVersion(w.toByteArray(), 0, 1, 2)));
+        assertNull(r.failure);
+        assertEquals(1, r.frames.size());
+    }
+
+    @Test
+    void laterSectionOfVersionOnePointOneEndsTheReadWithItsOffset() throws Exception {
+        PcapngWriter w = new PcapngWriter().section(ByteOrder.LITTLE_ENDIAN);
+        w.idb(LinkBuilder.LINKTYPE_RAW, 0);
+        w.epb(0, 1, new byte[] {1});
+        int second = w.offset();
+        w.section(ByteOrder.LITTLE_ENDIAN);
+        w.idb(LinkBuilder.LINKTYPE_RAW, 0);
+        w.epb(0, 2, new byte[] {2});
+        Path p = write(dir, "v11later.pcapng", withVersion(w.toByteArray(), second, 1, 1));
+        ReadAll r = read(p);
+        assertEquals(1, r.frames.size());
+        assertInstanceOf(CorruptCaptureException.class, r.failure);
+        assertOneLine(r.failure.oneLine(), p.toString(), second + 12);
+        assertTrue(r.stats.skippedBytes > 0, "the section that is not read is counted");
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"4,3", "4,12", "4,30", "8,0"})
+    void invalidFirstSectionHeaderIsNotACapture(int at, int value) throws Exception {
+        PcapngWriter w = new PcapngWriter().section(ByteOrder.LITTLE_ENDIAN);
+        w.idb(LinkBuilder.LINKTYPE_RAW, 0);
+        w.epb(0, 1, new byte[] {1});
+        byte[] file = w.toByteArray();
+        java.nio.ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN).putInt(at, value);
+        Path p = write(dir, "shb.pcapng", file);
+        CaptureException e = assertThrows(CorruptCaptureException.class, () -> CaptureTesting.open(p));
+        assertOneLine(e.oneLine(), p.toString(), at);
+    }
+
+    @Test
+    void timestampOffsetBeyondWhatNanosecondsHoldIsSkippedWithALine() throws Exception {
+        PcapngWriter w = new PcapngWriter().section(ByteOrder.BIG_ENDIAN);
+        w.idb(LinkBuilder.LINKTYPE_RAW, 0, w.tsoffset(Long.MAX_VALUE / 2));
+        w.idb(LinkBuilder.LINKTYPE_RAW, 0, tsresol(0));
+        w.idb(LinkBuilder.LINKTYPE_RAW, 0, tsresol(9));
+        int first = w.offset();
+        w.epb(0, 1, new byte[] {1});
+        int second = w.offset();
+        w.epb(1, -1L, new byte[] {2}); // 2^64-1 whole seconds
+        w.epb(2, 7, new byte[] {3});
+        Path p = write(dir, "tsoffset.pcapng", w.toByteArray());
+        ReadAll r = read(p);
+        assertNull(r.failure);
+        assertEquals(1, r.frames.size());
+        assertEquals(List.of(7L), r.times());
+        assertEquals(2, r.problems.size());
+        assertOneLine(r.problems.get(0).oneLine(), p.toString(), first);
+        assertOneLine(r.problems.get(1).oneLine(), p.toString(), second);
+        assertEquals(2, r.stats.skippedRecords);
+        assertEquals(1, r.stats.frames, "skipped records are not frames");
+    }
 }
