@@ -25,10 +25,26 @@ final class ByteInput implements Closeable {
     /** A read failure not yet raised: the bytes before it are read first. */
     private IOException failure;
 
+    /** What this window took from the {@link ReadBudget}; given back once, on close. */
+    private long granted;
+
     ByteInput(ReadableByteChannel channel, int capacity) {
         this.channel = channel;
         this.buf = new byte[capacity];
         this.view = ByteBuffer.wrap(buf);
+    }
+
+    /** A window of {@code wanted} bytes while the read budget lasts, {@link ReadBudget#SMALL} after that. */
+    static ByteInput budgeted(ReadableByteChannel channel, int wanted) {
+        int size = ReadBudget.grant(wanted, ReadBudget.SMALL);
+        ByteInput in = new ByteInput(channel, size);
+        in.granted = size;
+        return in;
+    }
+
+    /** The window's size now (it grows for a record larger than it). */
+    int capacity() {
+        return buf.length;
     }
 
     /** File offset of the next unread byte. */
@@ -107,6 +123,8 @@ final class ByteInput implements Closeable {
 
     @Override
     public void close() throws IOException {
+        ReadBudget.release(granted);
+        granted = 0;
         channel.close();
     }
 }

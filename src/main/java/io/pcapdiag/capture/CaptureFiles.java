@@ -18,7 +18,10 @@ import java.util.zip.GZIPInputStream;
  * Wireshark does) by their first bytes, from a file or from stdin ({@code -}).
  */
 public final class CaptureFiles {
-    /** Read window: large enough that a 300 MB file is a few hundred reads. */
+    /**
+     * Read window while the {@link ReadBudget} lasts: large enough that a 300 MB file is a few hundred reads. Past the
+     * budget (dozens of files at once) windows are small, so memory does not grow with the number of files.
+     */
     private static final int WINDOW = 4 << 20;
 
     private CaptureFiles() {
@@ -52,10 +55,11 @@ public final class CaptureFiles {
                 throw new CorruptCaptureException(name, 0, "empty file: no pcap or pcapng header");
             }
         }
+        ByteInput in = ByteInput.budgeted(channel, WINDOW);
         try {
-            return detect(capture, new ByteInput(channel, WINDOW), true, size);
+            return detect(capture, in, true, size);
         } catch (CaptureException e) {
-            close(channel);
+            close(in);
             throw e;
         }
     }
@@ -83,7 +87,13 @@ public final class CaptureFiles {
         }
         if (allowGzip && (be >>> 16) == 0x1f8b) {
             // The reader counts decompressed bytes, whose total the compressed file's size does not tell.
-            return detect(capture, new ByteInput(Channels.newChannel(gunzip(in, capture)), WINDOW), false, -1);
+            ByteInput inflated = ByteInput.budgeted(Channels.newChannel(gunzip(in, capture)), WINDOW);
+            try {
+                return detect(capture, inflated, false, -1);
+            } catch (CaptureException e) {
+                close(inflated); // gives back both windows: closing the gzip stream closes the one under it
+                throw e;
+            }
         }
         throw new CorruptCaptureException(capture.name(), 0, String.format(Locale.ROOT,
                 "unknown file format (magic 0x%08x): expected pcap (a1b2c3d4, a1b23c4d) or pcapng (0a0d0d0a)", be));
@@ -126,7 +136,7 @@ public final class CaptureFiles {
         }
     }
 
-    private static void close(ReadableByteChannel channel) {
+    private static void close(java.io.Closeable channel) {
         try {
             channel.close();
         } catch (IOException ignored) {

@@ -14,6 +14,11 @@ import java.util.function.Consumer;
 public final class TimeOrderedSource implements FrameSource {
     /** Bytes of frames held at once: whole captures of the size one debugs by hand are fully sorted. */
     static final long WINDOW_BYTES = 32L << 20;
+    /**
+     * The window once the read budget is spent (dozens of pcapng files at once), so that memory does not grow with the
+     * number of files: frames that dumpcap wrote more than this far apart may then stay out of time order.
+     */
+    static final long SMALL_WINDOW_BYTES = 256L << 10;
 
     private record Held(long nanos, int linkType, byte[] data, int origLen, long number, long fileOffset,
                         Capture capture, String interfaceName) {
@@ -26,14 +31,19 @@ public final class TimeOrderedSource implements FrameSource {
     private long held;
     private boolean innerDone;
     private CaptureException pending;
+    private boolean released;
+
+    /** Bytes this window may hold: {@link #WINDOW_BYTES} while the read budget lasts, less past it. */
+    private final long limit;
 
     public TimeOrderedSource(FrameSource inner) {
         this.inner = inner;
+        this.limit = ReadBudget.grant(WINDOW_BYTES, SMALL_WINDOW_BYTES);
     }
 
     @Override
     public Frame next() throws CaptureException {
-        while (!innerDone && held < WINDOW_BYTES) {
+        while (!innerDone && held < limit) {
             Frame f;
             try {
                 f = inner.next();
@@ -91,6 +101,11 @@ public final class TimeOrderedSource implements FrameSource {
 
     @Override
     public void close() throws IOException {
+        if (!released) {
+            released = true;
+            ReadBudget.release(limit);
+        }
+        window.clear();
         inner.close();
     }
 }

@@ -337,4 +337,25 @@ class CaptureFilesTest {
         assertFrames(packets(), r, 1);
         assertEquals(-1, r.stats.sizeHint, "a pipe has no size");
     }
+
+    /** Past the read budget, each further capture costs a small window; closing gives every byte back. */
+    @Test
+    void readWindowsComeFromOneBudgetAndGoBackOnClose() throws Exception {
+        Path p = write(dir, "b.pcap", pcap(packets()));
+        Path q = write(dir, "b.pcapng", pcapng(packets()));
+        long before = ReadBudget.left();
+        List<FrameSource> open = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            open.add(new TimeOrderedSource(CaptureTesting.open(i % 2 == 0 ? p : q)));
+        }
+        long taken = before - ReadBudget.left();
+        // 200 captures at 4 MiB and 32 MiB each would be 3.6 GiB: only the budget and small windows are taken.
+        assertTrue(taken <= before + 200L * (ReadBudget.SMALL + TimeOrderedSource.SMALL_WINDOW_BYTES),
+                "taken " + taken + " of " + before);
+        for (FrameSource s : open) {
+            assertNull(ReadAll.of(s).failure);
+            s.close();
+        }
+        assertEquals(before, ReadBudget.left(), "every window is given back");
+    }
 }
