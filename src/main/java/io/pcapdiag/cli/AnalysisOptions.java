@@ -41,9 +41,42 @@ public final class AnalysisOptions {
             description = "Exit 1 when a finding is at least this severe: warning, error or none (default: ${DEFAULT-VALUE}).")
     String failOn;
 
-    @Option(names = "--max-open", paramLabel = "N", defaultValue = "" + Analysis.Options.DEFAULT_MAX_OPEN,
-            description = "Attempts tracked at once; past it the oldest is evicted and counted (default: ${DEFAULT-VALUE}).")
-    int maxOpen;
+    @Option(names = "--max-open", paramLabel = "N",
+            description = "Attempts tracked at once; past it the oldest is evicted and counted (default: "
+                    + Analysis.Options.DEFAULT_MAX_OPEN + ", or what the heap holds if that is less). Each costs about "
+                    + BYTES_PER_OPEN_ATTEMPT + " bytes of heap: raise it with PCAPDIAG_JAVA_OPTS=-Xmx...")
+    Integer maxOpen;
+
+    /**
+     * Heap per open attempt, measured: 400,000 open attempts (a SYN flood) ran in a 144 MiB heap and not in 128 MiB;
+     * 20,000 ran in 96 MiB. Rounded up, so that the bound below is one the heap really holds.
+     */
+    static final int BYTES_PER_OPEN_ATTEMPT = 320;
+    /** Heap kept for everything else: read windows, decoder, findings, the report. */
+    private static final long RESERVED_HEAP = 64L << 20;
+
+    /** Open attempts a heap of {@code maxHeap} bytes holds beside what the rest of the analysis needs. */
+    static long heapHolds(long maxHeap) {
+        return Math.max(1, (maxHeap - RESERVED_HEAP) / BYTES_PER_OPEN_ATTEMPT);
+    }
+
+    /** --max-open as given, checked against the heap; without it the default, lowered to what the heap holds. */
+    int maxOpen(long maxHeap) {
+        long holds = heapHolds(maxHeap);
+        if (maxOpen == null) {
+            return (int) Math.min(Analysis.Options.DEFAULT_MAX_OPEN, holds);
+        }
+        if (maxOpen < 1) {
+            throw new IllegalArgumentException("--max-open must be at least 1");
+        }
+        if (maxOpen > holds) {
+            long needMiB = ((long) maxOpen * BYTES_PER_OPEN_ATTEMPT + RESERVED_HEAP + (1 << 20) - 1) >> 20;
+            throw new IllegalArgumentException("--max-open " + maxOpen + " needs about " + needMiB + " MiB of heap ("
+                    + BYTES_PER_OPEN_ATTEMPT + " bytes per open attempt); this JVM has " + (maxHeap >> 20)
+                    + " MiB, which holds " + holds + ": lower --max-open or set PCAPDIAG_JAVA_OPTS=-Xmx" + (needMiB + 1) + "m");
+        }
+        return maxOpen;
+    }
 
     @Option(names = "--attempts", paramLabel = "N", defaultValue = "0",
             description = "Also list the first N connection attempts one by one (capture order): who dialed what, how it"
@@ -73,9 +106,7 @@ public final class AnalysisOptions {
             long[] a = Ip.parse(ip);
             vips.add(Endpoint.address(a[0], a[1]));
         }
-        if (maxOpen < 1) {
-            throw new IllegalArgumentException("--max-open must be at least 1");
-        }
+        int open = maxOpen(Runtime.getRuntime().maxMemory());
         List<Context> context = new ArrayList<>();
         if (node != null) {
             context.add(new CaptureNode(node));
@@ -92,7 +123,7 @@ public final class AnalysisOptions {
         if (listAttempts < 0 || listAttempts > 1_000_000) {
             throw new IllegalArgumentException("--attempts must be 0-1000000");
         }
-        return new Analysis.Options(maxOpen, Analysis.Options.DEFAULT_MAX_FINDINGS, context, listAttempts);
+        return new Analysis.Options(open, Analysis.Options.DEFAULT_MAX_FINDINGS, context, listAttempts);
     }
 
     /** The threshold, or null for none. */
