@@ -32,6 +32,9 @@ public final class CaptureFiles {
         long size = -1;
         String name = capture.name();
         if ("-".equals(name)) {
+            if (stdinClosed()) {
+                throw new CaptureException(name, -1, "standard input is closed (<&-): there is no capture to read");
+            }
             channel = Channels.newChannel(System.in);
         } else {
             Path path = Path.of(name);
@@ -61,6 +64,23 @@ public final class CaptureFiles {
         } catch (CaptureException e) {
             close(in);
             throw e;
+        }
+    }
+
+    /**
+     * Standard input was closed when pcapdiag started ({@code analyze - <&-}). The launcher says so (it then gives the
+     * JVM /dev/null), because otherwise the JVM's own first file takes descriptor 0 and would be read as the capture;
+     * started without the launcher, descriptor 0 pointing at the JDK's or pcapdiag's own files tells the same.
+     */
+    private static boolean stdinClosed() {
+        if ("1".equals(System.getenv("PCAPDIAG_STDIN_CLOSED"))) {
+            return true;
+        }
+        try {
+            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString();
+            return target.startsWith(System.getProperty("java.home")) || target.endsWith(".jar") || target.endsWith(".jsa");
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return false; // no /proc: nothing to tell by
         }
     }
 
