@@ -79,6 +79,11 @@ final class PcapReader extends AbstractFileSource {
                     continue;
                 }
                 int len = (int) capLen;
+                if (len > snaplen && !followedByARecord(len)) {
+                    resync(start, "record length " + len + " exceeds the file's snaplen " + snaplen
+                            + " and no plausible record header follows it");
+                    continue;
+                }
                 if (in.available() < recordHeader + len && !in.ensure(recordHeader + len)) {
                     throw cutOff(start, "record of " + len + " bytes", recordHeader + len);
                 }
@@ -86,7 +91,7 @@ final class PcapReader extends AbstractFileSource {
                 p = in.pos;
                 in.pos += recordHeader + len;
                 stats.frames++;
-                if (snaplen > 0 && len > snaplen) {
+                if (len > snaplen) {
                     len = overSnaplen(start, len);
                 }
                 long sec = Bytes.u32(b, p, bigEndian);
@@ -118,7 +123,22 @@ final class PcapReader extends AbstractFileSource {
         resync(start, "record length " + capLen + " exceeds the maximum " + maxRecord);
     }
 
-    /** libpcap delivers at most snaplen bytes of such a record; do the same so that both readers agree. */
+    /**
+     * A record longer than the file's snaplen is corrupt unless a plausible record header (or the end of the file)
+     * follows it: a length between the snaplen and the maximum would otherwise swallow the records after it.
+     */
+    private boolean followedByARecord(int len) throws IOException {
+        int next = recordHeader + len;
+        if (!in.ensure(next + recordHeader)) {
+            return in.available() == next;
+        }
+        return headerPlausible(next);
+    }
+
+    /**
+     * A record longer than the snaplen with a valid record after it (some writers put a smaller snaplen in the header
+     * than they capture with): libpcap delivers at most snaplen bytes of it; do the same so that both readers agree.
+     */
     private int overSnaplen(long start, int len) {
         if (!snaplenWarned) {
             snaplenWarned = true;

@@ -158,6 +158,37 @@ class PcapReaderTest {
         assertEquals(resumed - bad, r.stats.skippedBytes);
     }
 
+    /**
+     * A corrupt length between the snaplen and the 262144 maximum used to be taken as a record: it swallowed the
+     * records after it. Longer than the snaplen, with no record header after it, it is corrupt: resynchronised.
+     */
+    @Test
+    void lengthBeyondTheSnaplenWithNoRecordAfterItResynchronises() throws Exception {
+        List<Packet> packets = packets();
+        PcapWriter w = PcapWriter.micro(ByteOrder.LITTLE_ENDIAN).snaplen(2048);
+        w.packet(packets.get(0).nanos(), packets.get(0).bytes());
+        int bad = w.offset();
+        byte[] junk = new byte[60];
+        new Random(5).nextBytes(junk);
+        w.record(1_700_000_000L, 5, 100_000, 100_000, junk); // the length is corrupt: 60 bytes follow, not 100,000
+        int resumed = w.offset();
+        for (Packet p : packets.subList(1, 4)) {
+            w.packet(p.nanos(), p.bytes());
+        }
+        String name = dir.resolve("between.pcap").toString();
+        ReadAll r = read(write(dir, "between.pcap", w.toByteArray()));
+
+        assertNull(r.failure, () -> r.failure.oneLine());
+        assertFrames(packets.subList(0, 4), r, LinkBuilder.LINKTYPE_ETHERNET);
+        assertEquals(1, r.problems.size());
+        String line = r.problems.get(0).oneLine();
+        assertOneLine(line, name, bad);
+        assertTrue(line.contains("exceeds the file's snaplen 2048") && line.contains("resynchronised at offset " + resumed),
+                line);
+        assertEquals(1, r.stats.skippedRecords);
+        assertEquals(resumed - bad, r.stats.skippedBytes);
+    }
+
     @Test
     void absurdRecordLengthAsTheLastRecordEndsReadingWithTheOffset() throws Exception {
         List<Packet> packets = packets();
