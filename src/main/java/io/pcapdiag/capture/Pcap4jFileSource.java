@@ -23,6 +23,7 @@ public final class Pcap4jFileSource implements FrameSource {
     private final ReadStats stats = new ReadStats();
     private final int linkType;
     private boolean pcapng;
+    private java.util.function.Consumer<CaptureException> problems = e -> { };
 
     private Pcap4jFileSource(Capture capture, PcapHandle handle) {
         this.capture = capture;
@@ -71,18 +72,33 @@ public final class Pcap4jFileSource implements FrameSource {
     }
 
     @Override
+    public void onProblem(java.util.function.Consumer<CaptureException> sink) {
+        this.problems = sink;
+    }
+
+    @Override
     public Frame next() throws CaptureException {
         byte[] raw;
-        try {
-            raw = handle.getNextRawPacketEx();
-        } catch (EOFException e) {
-            return null;
-        } catch (PcapNativeException e) {
-            stats.skippedRecords++;
-            throw new CaptureException(capture.name(), -1, "libpcap: " + e.getMessage()
-                    + " (after frame " + stats.frames + "; libpcap gives no byte offset)");
-        } catch (TimeoutException | NotOpenException e) {
-            throw new CaptureException(capture.name(), -1, "libpcap: " + e);
+        while (true) {
+            try {
+                raw = handle.getNextRawPacketEx();
+                break;
+            } catch (IllegalArgumentException e) {
+                // pcap4j turns libpcap's header into a java.sql.Timestamp, which refuses a fraction of a second of a
+                // second or more (a corrupt microseconds field): libpcap has consumed the record, pcap4j lost it.
+                stats.skippedRecords++;
+                problems.accept(new CaptureException(capture.name(), -1, "frame " + (stats.frames + stats.skippedRecords)
+                        + ": its timestamp's fraction is a second or more (corrupt), which pcap4j cannot represent ("
+                        + e.getMessage() + "); skipped (libpcap gives no byte offset; the built-in reader reads it)"));
+            } catch (EOFException e) {
+                return null;
+            } catch (PcapNativeException e) {
+                stats.skippedRecords++;
+                throw new CaptureException(capture.name(), -1, "libpcap: " + e.getMessage()
+                        + " (after frame " + stats.frames + "; libpcap gives no byte offset)");
+            } catch (TimeoutException | NotOpenException e) {
+                throw new CaptureException(capture.name(), -1, "libpcap: " + e);
+            }
         }
         stats.frames++;
         Timestamp ts = handle.getTimestamp();

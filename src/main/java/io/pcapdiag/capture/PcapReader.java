@@ -23,6 +23,7 @@ final class PcapReader extends AbstractFileSource {
     private final int maxRecord;
     private long lastSeconds = -1;
     private boolean snaplenWarned;
+    private boolean fractionWarned;
 
     PcapReader(Capture capture, ByteInput in) throws CaptureException {
         super(capture, in);
@@ -97,6 +98,9 @@ final class PcapReader extends AbstractFileSource {
                 long sec = Bytes.u32(b, p, bigEndian);
                 long frac = Bytes.u32(b, p + 4, bigEndian);
                 lastSeconds = sec;
+                if (frac >= (nanos ? 1_000_000_000L : 1_000_000L)) {
+                    fractionProblem(start, frac);
+                }
                 frame.nanos = sec * 1_000_000_000L + (nanos ? frac : frac * 1000L);
                 frame.data = b;
                 frame.offset = p + recordHeader;
@@ -121,6 +125,16 @@ final class PcapReader extends AbstractFileSource {
 
     private void badLength(long start, long capLen) throws IOException, CaptureException {
         resync(start, "record length " + capLen + " exceeds the maximum " + maxRecord);
+    }
+
+    /** Said once per file: libpcap passes such a field on as it is, and so does this reader (as seconds beyond). */
+    private void fractionProblem(long start, long frac) {
+        if (!fractionWarned) {
+            fractionWarned = true;
+            problem(start, "the " + (nanos ? "nanoseconds" : "microseconds") + " field " + frac + " is a second or more"
+                    + " (a corrupt timestamp); read as " + (nanos ? frac / 1e9 : frac / 1e6) + " s past the record's second,"
+                    + " as libpcap passes it on");
+        }
     }
 
     /**

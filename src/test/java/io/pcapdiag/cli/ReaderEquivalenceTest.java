@@ -60,4 +60,42 @@ class ReaderEquivalenceTest {
         }
         return doc;
     }
+
+    /**
+     * A microseconds field of a second or more: pcap4j used to fail with "nanos > 999999999", no file, offset 0 and
+     * the rest of the capture unread. Both readers now name the file, and say what they did, in one line each.
+     */
+    @org.junit.jupiter.api.Test
+    void corruptMicrosecondsAreOneLineInBothReaders(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(24 + 3 * (16 + 20)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535).putInt(101);
+        byte[] ip = new byte[20];
+        ip[0] = 0x45;
+        ip[3] = 20;
+        ip[9] = (byte) 253;
+        for (int usec : new int[] {10, 1_500_000, 20}) {
+            b.putInt(1_700_000_000).putInt(usec).putInt(20).putInt(20).put(ip);
+        }
+        java.nio.file.Path p = java.nio.file.Files.write(dir.resolve("usec.pcap"), b.array());
+        CliRun builtin = CliRun.of("analyze", "--format", "json", p.toString());
+        CliRun pcap4j = CliRun.of("analyze", "--format", "json", "--reader", "pcap4j", p.toString());
+        if (pcap4j.err().contains(Libpcap.MISSING)) {
+            if (CliRun.inCi()) {
+                fail("libpcap must be installed in CI (scripts/test installs it)");
+            }
+            Assumptions.abort("libpcap is not installed");
+        }
+        assertEquals(0, builtin.code(), builtin.err());
+        assertEquals(0, pcap4j.code(), pcap4j.err());
+        assertEquals("pcapdiag: " + p + ": offset 60: the microseconds field 1500000 is a second or more (a corrupt"
+                + " timestamp); read as 1.5 s past the record's second, as libpcap passes it on", builtin.err().strip());
+        String line = pcap4j.err().strip();
+        assertEquals(1, line.lines().count(), line);
+        org.junit.jupiter.api.Assertions.assertTrue(line.startsWith("pcapdiag: " + p + ": frame 2: its timestamp's"), line);
+        // The records after it are read by both.
+        assertEquals(3, JSON.readTree(builtin.out()).at("/captures/0/packets").asInt());
+        assertEquals(2, JSON.readTree(pcap4j.out()).at("/captures/0/packets").asInt());
+        assertEquals(1, JSON.readTree(pcap4j.out()).at("/captures/0/skipped_records").asInt());
+    }
 }
