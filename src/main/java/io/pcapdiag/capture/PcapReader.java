@@ -24,6 +24,10 @@ final class PcapReader extends AbstractFileSource {
     private long lastSeconds = -1;
     private boolean snaplenWarned;
     private boolean fractionWarned;
+    /** Records of no bytes and original length 0 in a row, and where the run began. */
+    private int emptyRun;
+    private long emptyRunStart;
+    static final int MAX_EMPTY_RUN = 1024;
 
     PcapReader(Capture capture, ByteInput in) throws CaptureException {
         super(capture, in);
@@ -80,6 +84,11 @@ final class PcapReader extends AbstractFileSource {
                     continue;
                 }
                 int len = (int) capLen;
+                if (len == 0) {
+                    emptyRecord(start, Bytes.u32(b, p + 12, bigEndian));
+                } else {
+                    emptyRun = 0;
+                }
                 if (len > snaplen && !followedByARecord(len)) {
                     resync(start, "record length " + len + " exceeds the file's snaplen " + snaplen
                             + " and no plausible record header follows it");
@@ -125,6 +134,26 @@ final class PcapReader extends AbstractFileSource {
 
     private void badLength(long start, long capLen) throws IOException, CaptureException {
         resync(start, "record length " + capLen + " exceeds the maximum " + maxRecord);
+    }
+
+    /**
+     * A record of no bytes whose original length is 0 too: no link delivers such a packet. A run of them is zeros (a
+     * zeroed disk block, a decompression bomb: 4 GiB of zeros are 268 M such records), not a capture: said at the
+     * run's start, and the rest of the input is not read.
+     */
+    private void emptyRecord(long start, long origLen) throws CaptureException {
+        if (origLen != 0) {
+            emptyRun = 0;
+            return;
+        }
+        if (emptyRun++ == 0) {
+            emptyRunStart = start;
+        }
+        if (emptyRun == MAX_EMPTY_RUN) {
+            stats.skippedRecords++; // the earlier ones of the run were handed out as (empty) frames; this one is not
+            throw corrupt(emptyRunStart, MAX_EMPTY_RUN + " records in a row from here have no bytes and an original"
+                    + " length of 0: not packet records (zeros, or a decompression bomb); the rest of the input is not read");
+        }
     }
 
     /** Said once per file: libpcap passes such a field on as it is, and so does this reader (as seconds beyond). */

@@ -319,4 +319,29 @@ class PcapReaderTest {
         CaptureException e = assertThrows(CorruptCaptureException.class, () -> CaptureTesting.open(p));
         assertOneLine(e.oneLine(), p.toString(), 4);
     }
+
+    /** Zeros after the header (a decompression bomb, a zeroed block) are said at their offset, not read to the end. */
+    @Test
+    void aRunOfEmptyRecordsIsNotACapture() throws Exception {
+        PcapWriter w = PcapWriter.micro(ByteOrder.LITTLE_ENDIAN);
+        w.packet(1_000_000L, new byte[] {1});
+        int zeros = w.offset();
+        w.raw(new byte[16 * 5000]);
+        w.packet(2_000_000L, new byte[] {2});
+        Path p = write(dir, "zeros.pcap", w.toByteArray());
+        ReadAll r = read(p);
+        assertEquals(1 + PcapReader.MAX_EMPTY_RUN - 1, r.frames.size());
+        assertInstanceOf(CorruptCaptureException.class, r.failure);
+        assertOneLine(r.failure.oneLine(), p.toString(), zeros);
+        assertTrue(r.failure.getMessage().contains("decompression bomb"), r.failure.getMessage());
+        assertEquals(1, r.stats.skippedRecords);
+
+        // A few empty records are frames like any other (libpcap hands them out too).
+        PcapWriter few = PcapWriter.micro(ByteOrder.LITTLE_ENDIAN);
+        few.raw(new byte[16 * 3]);
+        few.packet(2_000_000L, new byte[] {2});
+        ReadAll f = read(write(dir, "few.pcap", few.toByteArray()));
+        assertNull(f.failure);
+        assertEquals(4, f.frames.size());
+    }
 }
