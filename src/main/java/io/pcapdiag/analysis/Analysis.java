@@ -63,6 +63,7 @@ public final class Analysis {
     private final Decoder decoder = new Decoder();
     private final PacketView view = new PacketView();
     private final Findings findings;
+    private final int maxFindings;
     private final HandshakeTracker tracker;
     /** The capture's facts first, then the other sources: what rules, causes and names ask. */
     private final Context context;
@@ -84,6 +85,7 @@ public final class Analysis {
 
     public Analysis(Options options) {
         this.findings = new Findings(options.maxFindings());
+        this.maxFindings = options.maxFindings();
         this.tracker = new HandshakeTracker(new TrackerSink() {
             @Override
             public void decided(Attempt a) {
@@ -165,6 +167,16 @@ public final class Analysis {
                     + " could not be decoded (" + e + "); counted as malformed");
             return v.kind;
         }
+    }
+
+    /**
+     * Live: once the bound on finding groups is reached, the stalest group makes room for each new one, so that new
+     * findings keep coming; {@code say} is told the first time.
+     */
+    public void keepNewestFindings(Consumer<String> say) {
+        findings.evictStalestWhenFull(() -> say.accept(maxFindings + " distinct findings: from now on the one that has"
+                + " not grown for longest is dropped for each new one (it was streamed when found; its attempts are counted"
+                + " as not grouped in the final report)"));
     }
 
     /**

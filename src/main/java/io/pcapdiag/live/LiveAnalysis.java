@@ -82,6 +82,11 @@ final class LiveAnalysis {
         analysis.onDecided(this::decided);
     }
 
+    /** Past the bound on finding groups, new findings make room (see {@link Analysis#keepNewestFindings}). */
+    void keepNewestFindings(java.util.function.Consumer<String> say) {
+        analysis.keepNewestFindings(say);
+    }
+
     /** A new source; its packets may be added from now on. */
     void register(PacketSource s) {
         tallies.put(s, new Tally(analysis.register(s.capture())));

@@ -111,6 +111,11 @@ public final class LiveCapture {
                 opened.add(c);
                 failures.remove(device);
                 openFailures.remove(device);
+                if (!io.pcapdiag.decode.LinkTypes.supported(c.linkType())
+                        && unknownLinkTypes.add(device + "/" + c.linkType())) {
+                    warn.accept(device + ": link type " + io.pcapdiag.decode.LinkTypes.name(c.linkType())
+                            + " is not one pcapdiag decodes: its packets are counted as malformed (unknown_link_type) and no SYN on it is seen");
+                }
             } catch (java.io.IOException e) {
                 openFailures.put(device, "cannot write " + device + "'s packets: " + e.getMessage());
                 if (first) {
@@ -156,6 +161,9 @@ public final class LiveCapture {
         }
         return gone;
     }
+
+    /** Interfaces (with their link type) already said to have one pcapdiag does not decode. */
+    private final java.util.Set<String> unknownLinkTypes = new java.util.HashSet<>();
 
     private void warnOnce(String key, String message) {
         if (!message.equals(failures.get(key))) {

@@ -55,6 +55,7 @@ public final class LiveSession {
         this.warn = warn;
         this.wallNanos = () -> System.currentTimeMillis() * 1_000_000L;
         this.live = new LiveAnalysis(options, reporters, maxFindings);
+        live.keepNewestFindings(warn);
         this.capture = new LiveCapture(settings, 0, warn, LiveCapture::allDevices);
     }
 

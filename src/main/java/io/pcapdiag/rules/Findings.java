@@ -7,7 +7,8 @@ import io.pcapdiag.track.Endpoint;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -55,9 +56,13 @@ public final class Findings {
         return c;
     }
 
-    private final Map<Key, Finding> groups = new HashMap<>();
+    /** In order of last change (access order): the eldest is the group that has not grown for longest. */
+    private final Map<Key, Finding> groups = new LinkedHashMap<>(16, 0.75f, true);
     private final int maxGroups;
     private final Map<Pattern, long[]> overflow = new EnumMap<>(Pattern.class);
+    /** Live: past the bound the stalest group makes room (null: offline, where new groups are counted instead). */
+    private Runnable firstEviction;
+    private long evictedGroups;
 
     public Findings(int maxGroups) {
         this.maxGroups = maxGroups;
@@ -73,14 +78,41 @@ public final class Findings {
         Finding f = groups.get(key);
         if (f == null) {
             if (groups.size() >= maxGroups) {
-                long[] o = overflow.computeIfAbsent(p, k -> new long[2]);
-                o[0]++;
-                return;
+                if (firstEviction == null) {
+                    long[] o = overflow.computeIfAbsent(p, k -> new long[2]);
+                    o[0]++;
+                    return;
+                }
+                evictStalest();
             }
             f = new Finding(p, key.client(), key.target(), key.responder());
             groups.put(key, f);
         }
         f.add(a);
+    }
+
+    /**
+     * Live capture runs for days: a bound that stops new groups would stop new findings for good. Past the bound the
+     * group that has not grown for longest is dropped (its attempts are counted per pattern, as overflow) to make room;
+     * {@code first} runs the first time, so that the run can say so.
+     */
+    public void evictStalestWhenFull(Runnable first) {
+        this.firstEviction = Objects.requireNonNull(first);
+    }
+
+    private void evictStalest() {
+        Iterator<Map.Entry<Key, Finding>> it = groups.entrySet().iterator();
+        Map.Entry<Key, Finding> stale = it.next();
+        it.remove();
+        overflow.computeIfAbsent(stale.getKey().pattern(), k -> new long[2])[0] += stale.getValue().attempts();
+        if (evictedGroups++ == 0) {
+            firstEviction.run();
+        }
+    }
+
+    /** Groups dropped to make room for newer ones (live). */
+    public long evictedGroups() {
+        return evictedGroups;
     }
 
     /**

@@ -33,10 +33,19 @@ public final class PacketScript {
 
     /** @param context sources of context besides the capture ({@code --lb-ip}, a cluster, ...) */
     public PacketScript(List<Context> context) {
-        analysis = new Analysis(new Analysis.Options(Analysis.Options.DEFAULT_MAX_OPEN,
-                Analysis.Options.DEFAULT_MAX_FINDINGS, context));
+        this(context, Analysis.Options.DEFAULT_MAX_FINDINGS);
+    }
+
+    /** @param maxGroups the bound on distinct findings */
+    public PacketScript(List<Context> context, int maxGroups) {
+        analysis = new Analysis(new Analysis.Options(Analysis.Options.DEFAULT_MAX_OPEN, maxGroups, context));
         analysis.setPipelined(false);
         summary = analysis.register(Frames.CAPTURE);
+    }
+
+    /** The analysis fed (to set it up as live does). */
+    public Analysis analysis() {
+        return analysis;
     }
 
     /** Builds an IPv4 or IPv6 packet by the addresses' family. */
