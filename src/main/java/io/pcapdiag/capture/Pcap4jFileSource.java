@@ -44,6 +44,7 @@ public final class Pcap4jFileSource implements FrameSource {
                 throw new CaptureException(name, -1, "no such file");
             }
         }
+        Libpcap.prepareNativeDir();
         try {
             PcapHandle handle = Pcaps.openOffline(name, PcapHandle.TimestampPrecision.NANO);
             Pcap4jFileSource source = new Pcap4jFileSource(capture, handle);

@@ -151,6 +151,7 @@ public final class LiveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        io.pcapdiag.capture.Libpcap.prepareNativeDir();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         CaptureSettings settings = settings();
@@ -370,6 +371,7 @@ public final class LiveCommand implements Callable<Integer> {
         @Override
         public String[] getVersion() {
             String pcapdiag = new Main.Version().getVersion()[0];
+            io.pcapdiag.capture.Libpcap.prepareNativeDir();
             try {
                 return new String[] {pcapdiag, org.pcap4j.core.Pcaps.libVersion()};
             } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {

@@ -16,9 +16,8 @@ public final class Privileges {
     static final int CAP_NET_RAW = 13;
 
     public static final String NO_CAPTURE_PRIVILEGE = "capturing needs root or the CAP_NET_RAW capability, which this"
-            + " process does not have: run it as root (sudo), or grant the capabilities to java"
-            + " (setcap cap_net_raw,cap_net_admin=eip \"$(readlink -f \"$(command -v java)\")\"); in Kubernetes add"
-            + " NET_RAW and NET_ADMIN to the container's securityContext.capabilities (see src/main/kubernetes)";
+            + " process does not have: run it as root (sudo), or in a container add NET_RAW (docker run --cap-add NET_RAW;"
+            + " in Kubernetes securityContext.capabilities.add: [NET_RAW], see src/main/kubernetes)";
 
     private Privileges() {
     }
