@@ -38,7 +38,11 @@ public final class PacketScript {
 
     /** @param maxGroups the bound on distinct findings */
     public PacketScript(List<Context> context, int maxGroups) {
-        analysis = new Analysis(new Analysis.Options(Analysis.Options.DEFAULT_MAX_OPEN, maxGroups, context));
+        this(new Analysis.Options(Analysis.Options.DEFAULT_MAX_OPEN, maxGroups, context));
+    }
+
+    public PacketScript(Analysis.Options options) {
+        analysis = new Analysis(options);
         analysis.setPipelined(false);
         summary = analysis.register(Frames.CAPTURE);
     }
