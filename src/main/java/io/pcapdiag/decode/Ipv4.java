@@ -54,6 +54,10 @@ final class Ipv4 {
             Tcp.decode(c, off + ihl, v);
         } else if (proto == PROTO_ICMP) {
             Icmp.decodeV4(c, off + ihl, v);
+        } else if (proto == Tunnels.PROTO_UDP) {
+            Tunnels.udp(c, off + ihl, v);
+        } else if (proto == Tunnels.PROTO_IPIP || proto == Tunnels.PROTO_IPV6) {
+            Tunnels.ipInIp(c, off + ihl, proto, v);
         }
     }
 

@@ -51,6 +51,10 @@ final class Ipv6 {
             Tcp.decode(c, o, v);
         } else if (c.next == PROTO_ICMPV6) {
             Icmp.decodeV6(c, o, v);
+        } else if (c.next == Tunnels.PROTO_UDP) {
+            Tunnels.udp(c, o, v);
+        } else if (c.next == Tunnels.PROTO_IPIP || c.next == Tunnels.PROTO_IPV6) {
+            Tunnels.ipInIp(c, o, c.next, v);
         }
     }
 

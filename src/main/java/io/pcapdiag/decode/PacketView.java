@@ -17,6 +17,11 @@ public final class PacketView {
     /** What the packet turned out to be. */
     public enum Kind { OTHER, TCP, ICMP_ERROR, UNDECODABLE }
 
+    public static final int TUNNEL_NONE = 0;
+    public static final int TUNNEL_VXLAN = 1;
+    public static final int TUNNEL_GENEVE = 2;
+    public static final int TUNNEL_IP_IN_IP = 3;
+
     public Kind kind;
     // Link layer
     /** Linux cooked captures ({@code -i any}): the interface index the packet was captured on, else -1. */
@@ -59,6 +64,17 @@ public final class PacketView {
     public int quotedSrcPort;
     public int quotedDstPort;
     public int quotedSeq;
+    // Tunnel: the outermost encapsulation the packet above was found in (VXLAN, Geneve, IP in IP), or none
+    /** {@link #TUNNEL_NONE}, {@link #TUNNEL_VXLAN}, {@link #TUNNEL_GENEVE} or {@link #TUNNEL_IP_IN_IP}. */
+    public int tunnelType;
+    /** Tunnels entered so far (bounded by the decoder). */
+    public int tunnelDepth;
+    public long tunnelSrcHi;
+    public long tunnelSrcLo;
+    public long tunnelDstHi;
+    public long tunnelDstLo;
+    /** VXLAN / Geneve network identifier, else -1. */
+    public int tunnelVni;
     // Outcomes
     /** The captured bytes ended before a header the decoder needed (tcpdump's {@code [|tcp]}). */
     public boolean truncated;
@@ -79,6 +95,8 @@ public final class PacketView {
         quotedHasSeq = false;
         truncated = false;
         weird = null;
+        tunnelType = TUNNEL_NONE;
+        tunnelDepth = 0;
     }
 
     public boolean has(int flag) {

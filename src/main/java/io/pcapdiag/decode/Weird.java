@@ -16,6 +16,12 @@ public final class Weird {
     public static final String BAD_TCP_HEADER_LEN = "bad_TCP_header_len";
     public static final String TRUNCATED_ICMP = "truncated_ICMP";
     public static final String TRUNCATED_ICMP_QUOTE = "truncated_ICMP_quote";
+    /** A tunnel header (VXLAN, Geneve, the inner Ethernet header) cut off by the captured length. */
+    public static final String TRUNCATED_TUNNEL = "truncated_tunnel_header";
+    /** A VXLAN header without its I flag, a Geneve header of an unknown version. */
+    public static final String BAD_TUNNEL_HEADER = "bad_tunnel_header";
+    /** Tunnels nested deeper than the decoder follows. */
+    public static final String TUNNEL_TOO_DEEP = "tunnel_nested_too_deep";
 
     private Weird() {
     }

@@ -129,7 +129,7 @@ public final class Diagnose {
         };
         Endpoint dst = s.destination();
         return new PathHop(s.capture.name(), s.frame, s.nanos, node, iface, direction, dst.toString(),
-                !dst.equals(a.target()), null);
+                !dst.equals(a.target()), s.tunnel == null ? null : s.tunnel.toString());
     }
 
     /**

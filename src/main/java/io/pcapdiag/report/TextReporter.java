@@ -98,8 +98,13 @@ public final class TextReporter implements Reporter {
             sb.append(", ").append(a.retransmissions()).append(a.retransmissions() == 1 ? " retransmission" : " retransmissions");
         }
         StringJoiner path = new StringJoiner(" -> ", "; path ", "");
-        a.path().forEach(h -> path.add(h.place() + (h.afterDnat() ? " to " + h.destination() : "")));
+        a.path().forEach(h -> path.add(hop(h)));
         return sb.append(path).toString();
+    }
+
+    /** One place on a path: where, the destination after DNAT, the tunnel it was inside. */
+    static String hop(PathHop h) {
+        return h.place() + (h.afterDnat() ? " to " + h.destination() : "") + (h.tunnel() != null ? " in " + h.tunnel() : "");
     }
 
     static String captureLine(CaptureSummary s) {
@@ -254,8 +259,7 @@ public final class TextReporter implements Reporter {
         if (path.size() > 1 || d.lastSeen() != null) {
             StringJoiner j = new StringJoiner(" -> ");
             for (PathHop h : path) {
-                j.add(h.place() + (h.afterDnat() ? " to " + h.destination() : "") + (h.tunnel() != null ? " in " + h.tunnel() : "")
-                        + " (" + (d.citeCaptures() ? h.capture() + " " : "") + "#" + h.frame() + ")");
+                j.add(hop(h) + " (" + (d.citeCaptures() ? h.capture() + " " : "") + "#" + h.frame() + ")");
             }
             wrap("  Path: ", "    ", j + (path.size() == 1 ? ", the only place it was seen" : ""));
         }

@@ -40,6 +40,8 @@ public final class Attempt {
     final boolean synHasDstMac;
     final long synSrcMac;
     final long synDstMac;
+    /** The tunnel the first SYN came in, or null. */
+    final Tunnel synTunnel;
 
     long lastSynNanos;
     int retransmissions;
@@ -98,6 +100,7 @@ public final class Attempt {
         synHasDstMac = v.hasDstMac;
         synSrcMac = v.srcMac;
         synDstMac = v.dstMac;
+        synTunnel = Tunnel.of(v);
         lastSynNanos = f.nanos;
     }
 

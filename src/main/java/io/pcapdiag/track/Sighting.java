@@ -40,6 +40,8 @@ public final class Sighting {
     public final long quotedDstHi;
     public final long quotedDstLo;
     public final int quotedDstPort;
+    /** The tunnel the packet was seen inside, or null. */
+    public final Tunnel tunnel;
 
     public Sighting(Frame f, PacketView v) {
         capture = f.capture;
@@ -71,6 +73,7 @@ public final class Sighting {
         quotedDstHi = v.quotedDstHi;
         quotedDstLo = v.quotedDstLo;
         quotedDstPort = v.quotedHasPorts ? v.quotedDstPort : -1;
+        tunnel = Tunnel.of(v);
     }
 
     /** The first SYN of an attempt, from the fields the attempt holds inline. */
@@ -104,6 +107,7 @@ public final class Sighting {
         quotedDstHi = 0;
         quotedDstLo = 0;
         quotedDstPort = -1;
+        tunnel = a.synTunnel;
     }
 
     /** How a sentence cites this packet: {@code #13}, or {@code a.pcap #13} when a run reads several captures. */

@@ -1,0 +1,40 @@
+package io.pcapdiag.track;
+
+import io.pcapdiag.decode.PacketView;
+
+/**
+ * The tunnel a packet was seen inside: its kind, its outer endpoints (the nodes' tunnel addresses) and its VNI.
+ * Kept only for tunneled packets: a sighting without one holds null.
+ */
+public record Tunnel(int type, long srcHi, long srcLo, long dstHi, long dstLo, int vni) {
+    /** The outermost tunnel of a decoded packet, or null when it came in none. */
+    static Tunnel of(PacketView v) {
+        if (v.tunnelType == PacketView.TUNNEL_NONE) {
+            return null;
+        }
+        return new Tunnel(v.tunnelType, v.tunnelSrcHi, v.tunnelSrcLo, v.tunnelDstHi, v.tunnelDstLo, v.tunnelVni);
+    }
+
+    public String kind() {
+        return switch (type) {
+            case PacketView.TUNNEL_VXLAN -> "VXLAN";
+            case PacketView.TUNNEL_GENEVE -> "Geneve";
+            case PacketView.TUNNEL_IP_IN_IP -> "IP in IP";
+            default -> "tunnel " + type;
+        };
+    }
+
+    public Endpoint source() {
+        return Endpoint.address(srcHi, srcLo);
+    }
+
+    public Endpoint destination() {
+        return Endpoint.address(dstHi, dstLo);
+    }
+
+    /** As a path shows it: {@code VXLAN 198.51.100.2 > 198.51.100.3 vni 1}. */
+    @Override
+    public String toString() {
+        return kind() + " " + source() + " > " + destination() + (vni >= 0 ? " vni " + vni : "");
+    }
+}
