@@ -9,6 +9,9 @@ NS_NODE=${LAB_PREFIX}node   # the Kubernetes node: cni0, kube-ipvs0, eth0, iptab
 NS_A=${LAB_PREFIX}a         # pod A (the client in pod scenarios)
 NS_B=${LAB_PREFIX}b         # pod B (the endpoint, a server on :80)
 NS_LB=${LAB_PREFIX}lb       # "outside": the cloud load balancer and an ordinary client
+NS_NODE_B=${LAB_PREFIX}nodeb  # cross-node scenarios: the second node (cni0, veth-c, flannel.1, eth0)
+NS_C=${LAB_PREFIX}c         # cross-node scenarios: pod C on the second node (a server on :80)
+NS_NET=${LAB_PREFIX}net     # cross-node scenarios: the network between the nodes (bridge br0)
 
 # Addresses. RFC 5737 for anything public, RFC 3849 for every IPv6 address.
 GW4=10.244.0.1;      GW6=2001:db8:244::1     # cni0, the pods' gateway
@@ -21,6 +24,12 @@ VIP4=203.0.113.10;   VIP6=2001:db8:113::10   # LoadBalancer ingress IP
 SVC4=10.96.10.80;    SVC6=2001:db8:96::80    # ClusterIP of Service "web" (port 8080 -> pod B:80)
 SVC_NOEP4=10.96.20.20                        # ClusterIP of a Service without endpoints
 SVC_SELF4=10.96.30.30; SVC_SELF6=2001:db8:96::30  # ClusterIP of Service "self" (port 8080 -> pod A:80)
+# Cross-node scenarios: the second node, its pod and the Flannel-style VXLAN between the nodes.
+GW4_B=10.244.1.1                             # node B's cni0
+C4=10.244.1.20                               # pod C on node B
+NODE_B4=198.51.100.3                         # node B eth0
+FLANNEL4=10.244.0.0; FLANNEL4_B=10.244.1.0   # flannel.1 on node A and node B (the VTEP addresses)
+VXLAN_PORT=8472                              # Linux's and Flannel's VXLAN port
 NODEPORT=30080                               # NodePort of the LoadBalancer Service
 NODEPORT_LOCAL=30081                         # NodePort of an ETP=Local Service without local endpoints
 
@@ -33,6 +42,15 @@ MAC_VETH_B=02:00:00:00:01:0b
 MAC_A_ETH0=02:00:00:00:0a:01
 MAC_B_ETH0=02:00:00:00:0b:01
 MAC_LB_ETH0=02:00:00:00:0c:01
+MAC_FLANNEL=02:00:00:00:01:04
+MAC_B_CNI0=02:00:00:00:02:01
+MAC_B_ETH0_NODE=02:00:00:00:02:03
+MAC_B_FLANNEL=02:00:00:00:02:04
+MAC_VETH_C=02:00:00:00:02:0c
+MAC_C_ETH0=02:00:00:00:0d:01
+MAC_NET_BR0=02:00:00:00:0e:01
+MAC_NET_A=02:00:00:00:0e:0a
+MAC_NET_B=02:00:00:00:0e:0b
 
 LAB_DIR=${LAB_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
 TCP_PY=$LAB_DIR/tcp.py
@@ -40,6 +58,7 @@ SNAPSHOT_PY=$LAB_DIR/snapshot.py
 # The pcapdiag to run (node-facts): the launcher, or what a test gives (PDLAB_PCAPDIAG, an executable).
 PCAPDIAG=${PDLAB_PCAPDIAG:-$LAB_DIR/../pcapdiag}
 NODE_NAME=pdlab-node     # the node's name in the cluster snapshots and node facts
+NODE_B_NAME=pdlab-node-b # the second node's (cross-node scenarios)
 
 BG_PIDS=()    # servers and clients started in the background
 CAP_PIDS=()   # recorders, stopped with SIGINT
@@ -179,14 +198,18 @@ topo_up() {
 # The bridge's carrier change reaches addrconf through linkwatch, which batches events up to a
 # second; its link-local address, and the MLD reports for it, come that much later. Without
 # this wait they land in the middle of the recordings.
+# topo_settle FAMILIES [NS:DEV...]: the given interfaces, by default the one-node topology's.
 topo_settle() {
-    local fam=$1 i pair ns dev pending
+    local fam=$1 i pair ns dev pending; shift
+    local pairs=("$@")
+    ((${#pairs[@]})) || pairs=("$NS_NODE:cni0" "$NS_NODE:veth-a" "$NS_NODE:veth-b" "$NS_NODE:eth0"
+        "$NS_A:eth0" "$NS_B:eth0" "$NS_LB:eth0")
     for ((i = 0; i < 60; i++)); do
         pending=0
-        for pair in "$NS_NODE:cni0" "$NS_NODE:veth-a" "$NS_NODE:veth-b" "$NS_NODE:eth0" \
-            "$NS_A:eth0" "$NS_B:eth0" "$NS_LB:eth0"; do
+        for pair in "${pairs[@]}"; do
             ns=${pair%%:*} dev=${pair#*:}
-            ip -n "$ns" -o link show dev "$dev" | grep -q 'state UP' || pending=1
+            # A VXLAN device has no carrier of its own: its state stays UNKNOWN once it is up.
+            ip -n "$ns" -o link show dev "$dev" | grep -Eq 'state UP|LOWER_UP>.*state UNKNOWN' || pending=1
             if [[ $fam == *6* && -z $(ip -n "$ns" -6 -o addr show dev "$dev" scope link) ]]; then
                 pending=1
             fi
@@ -195,6 +218,84 @@ topo_settle() {
         sleep 0.05
     done
     sleep 0.1   # the IGMP/MLD reports that follow (1 ms intervals, see ns_init)
+}
+
+# topo2_up: two nodes joined by a Flannel-style VXLAN (IPv4 only), for the cross-node scenarios.
+#
+#   pdlab-a  eth0 ─ veth-a ─ cni0 10.244.0.1   pdlab-node    flannel.1 10.244.0.0 (VXLAN 1, :8472)
+#                                                             eth0 198.51.100.2 ─┐
+#                                                   pdlab-net  br0 (the network) ├─ na / nb
+#                                                             eth0 198.51.100.3 ─┘
+#   pdlab-c  eth0 ─ veth-c ─ cni0 10.244.1.1   pdlab-nodeb   flannel.1 10.244.1.0 (VXLAN 1, :8472)
+#
+# As Flannel's vxlan backend sets it up: a route to the other node's pod CIDR via its VTEP address on
+# flannel.1 (onlink), a permanent neighbour entry for that address with the other VTEP's MAC, and a
+# forwarding entry sending that MAC to the other node's eth0 address. No learning, no multicast, and
+# permanent neighbours on eth0 too, so no ARP falls into the recordings.
+topo2_up() {
+    local ns
+    for ns in "$NS_NODE" "$NS_NODE_B" "$NS_A" "$NS_C" "$NS_NET"; do
+        ns_init "$ns" 4
+    done
+    for ns in "$NS_NODE" "$NS_NODE_B"; do
+        nset "$ns" net.ipv4.ip_forward 1
+        nset "$ns" net.ipv4.conf.all.send_redirects 0
+        nset "$ns" net.ipv4.conf.default.send_redirects 0
+        nset "$ns" net.bridge.bridge-nf-call-iptables 1
+    done
+    # The network between the nodes: a bridge; its own iptables only sees bridged frames when a
+    # scenario turns br_netfilter on there.
+    nset "$NS_NET" net.bridge.bridge-nf-call-iptables 0
+    nsx "$NS_NET" ip link add br0 address "$MAC_NET_BR0" type bridge
+    nsx "$NS_NODE" ip link add eth0 address "$MAC_NODE_ETH0" type veth peer name na netns "$NS_NET" address "$MAC_NET_A"
+    nsx "$NS_NODE_B" ip link add eth0 address "$MAC_B_ETH0_NODE" type veth peer name nb netns "$NS_NET" address "$MAC_NET_B"
+    nsx "$NS_NET" ip link set na master br0
+    nsx "$NS_NET" ip link set nb master br0
+
+    # Node A, pod A.
+    nsx "$NS_NODE" ip link add cni0 address "$MAC_CNI0" type bridge
+    nsx "$NS_NODE" ip link add veth-a address "$MAC_VETH_A" type veth peer name eth0 netns "$NS_A" address "$MAC_A_ETH0"
+    nsx "$NS_NODE" ip link set veth-a master cni0
+    nsx "$NS_NODE" ip addr add "$GW4/24" dev cni0
+    nsx "$NS_NODE" ip addr add "$NODE4/24" dev eth0
+    nsx "$NS_A" ip addr add "$A4/24" dev eth0
+    # Node B, pod C.
+    nsx "$NS_NODE_B" ip link add cni0 address "$MAC_B_CNI0" type bridge
+    nsx "$NS_NODE_B" ip link add veth-c address "$MAC_VETH_C" type veth peer name eth0 netns "$NS_C" address "$MAC_C_ETH0"
+    nsx "$NS_NODE_B" ip link set veth-c master cni0
+    nsx "$NS_NODE_B" ip addr add "$GW4_B/24" dev cni0
+    nsx "$NS_NODE_B" ip addr add "$NODE_B4/24" dev eth0
+    nsx "$NS_C" ip addr add "$C4/24" dev eth0
+
+    nsx "$NS_NODE" ip link add flannel.1 address "$MAC_FLANNEL" type vxlan id 1 local "$NODE4" dev eth0 \
+        dstport "$VXLAN_PORT" nolearning
+    nsx "$NS_NODE_B" ip link add flannel.1 address "$MAC_B_FLANNEL" type vxlan id 1 local "$NODE_B4" dev eth0 \
+        dstport "$VXLAN_PORT" nolearning
+    nsx "$NS_NODE" ip addr add "$FLANNEL4/32" dev flannel.1
+    nsx "$NS_NODE_B" ip addr add "$FLANNEL4_B/32" dev flannel.1
+
+    nsx "$NS_NET" ip link set na up
+    nsx "$NS_NET" ip link set nb up
+    nsx "$NS_NET" ip link set br0 up
+    local dev
+    for dev in eth0 cni0 veth-a flannel.1; do nsx "$NS_NODE" ip link set "$dev" up; done
+    for dev in eth0 cni0 veth-c flannel.1; do nsx "$NS_NODE_B" ip link set "$dev" up; done
+    nsx "$NS_A" ip link set eth0 up
+    nsx "$NS_C" ip link set eth0 up
+
+    nsx "$NS_A" ip route add default via "$GW4"
+    nsx "$NS_C" ip route add default via "$GW4_B"
+    nsx "$NS_NODE" ip neigh add "$NODE_B4" lladdr "$MAC_B_ETH0_NODE" dev eth0 nud permanent
+    nsx "$NS_NODE_B" ip neigh add "$NODE4" lladdr "$MAC_NODE_ETH0" dev eth0 nud permanent
+    nsx "$NS_NODE" ip route add 10.244.1.0/24 via "$FLANNEL4_B" dev flannel.1 onlink
+    nsx "$NS_NODE" ip neigh add "$FLANNEL4_B" lladdr "$MAC_B_FLANNEL" dev flannel.1 nud permanent
+    nsx "$NS_NODE" bridge fdb append "$MAC_B_FLANNEL" dev flannel.1 dst "$NODE_B4"
+    nsx "$NS_NODE_B" ip route add 10.244.0.0/24 via "$FLANNEL4" dev flannel.1 onlink
+    nsx "$NS_NODE_B" ip neigh add "$FLANNEL4" lladdr "$MAC_FLANNEL" dev flannel.1 nud permanent
+    nsx "$NS_NODE_B" bridge fdb append "$MAC_FLANNEL" dev flannel.1 dst "$NODE4"
+    topo_settle 4 "$NS_NODE:cni0" "$NS_NODE:veth-a" "$NS_NODE:eth0" "$NS_NODE:flannel.1" \
+        "$NS_NODE_B:cni0" "$NS_NODE_B:veth-c" "$NS_NODE_B:eth0" "$NS_NODE_B:flannel.1" \
+        "$NS_A:eth0" "$NS_C:eth0" "$NS_NET:br0" "$NS_NET:na" "$NS_NET:nb"
 }
 
 # brnf 0|1: bridge-nf-call-iptables and -ip6tables in the node namespace.
@@ -294,6 +395,26 @@ record() {
     cap "$NS_NODE" any pcap tcpdump -i any
     cap "$NS_NODE" any-snap96 pcap tcpdump -i any -s 96
     cap "$NS_NODE" multi pcapng dumpcap -i cni0 "${veths[@]}"
+    record_ready
+}
+
+# record2: the cross-node scenarios' views (topo2_up), both nodes at once.
+record2() {
+    CAP_FILES=(); CAP_LOGS=()
+    facts_start
+    facts_start_b
+    cap "$NS_A" pod-eth0 pcap tcpdump -i eth0
+    cap "$NS_NODE" node-eth0 pcap tcpdump -i eth0
+    cap "$NS_NODE" any pcap tcpdump -i any
+    cap "$NS_NODE" multi pcapng dumpcap -i veth-a -i cni0 -i flannel.1 -i eth0
+    cap "$NS_NODE_B" node-b-eth0 pcap tcpdump -i eth0
+    cap "$NS_NODE_B" node-b-any pcap tcpdump -i any
+    cap "$NS_NODE_B" node-b-multi pcapng dumpcap -i eth0 -i flannel.1 -i cni0 -i veth-c
+    record_ready
+}
+
+# record_ready: wait until every recorder started by cap listens, then start PDLAB_LIVE_CMD.
+record_ready() {
     local entry log tool
     for entry in "${CAP_LOGS[@]}"; do
         log=${entry%:*} tool=${entry##*:}
@@ -326,7 +447,22 @@ facts_start() {
     CTX_FILES+=("$WORK/$SCENARIO.cluster.json:cluster.json" "$WORK/$SCENARIO.node-facts.json:node-facts.json")
 }
 
+# facts_start_b: the second node's facts too (cross-node scenarios), into node-b-facts.json.
+FACTS_B_PID=
+facts_start_b() {
+    nsx "$NS_NODE_B" "$PCAPDIAG" node-facts --node "$NODE_B_NAME" --sample 3s -o "$WORK/$SCENARIO.node-b-facts.json" \
+        >"$WORK/$SCENARIO.node-b-facts.log" 2>&1 &
+    FACTS_B_PID=$!
+    wait_for "$WORK/$SCENARIO.node-b-facts.log" "counters read" ||
+        die "$SCENARIO: node-facts on $NODE_B_NAME did not read the counters: $(cat "$WORK/$SCENARIO.node-b-facts.log")"
+    CTX_FILES+=("$WORK/$SCENARIO.node-b-facts.json:node-b-facts.json")
+}
+
 facts_wait() {
+    if [[ -n $FACTS_B_PID ]]; then
+        wait "$FACTS_B_PID" || die "$SCENARIO: pcapdiag node-facts failed: $(cat "$WORK/$SCENARIO.node-b-facts.log")"
+        FACTS_B_PID=
+    fi
     [[ -n $FACTS_PID ]] || return 0
     wait "$FACTS_PID" || die "$SCENARIO: pcapdiag node-facts failed: $(cat "$WORK/$SCENARIO.node-facts.log")"
     FACTS_PID=

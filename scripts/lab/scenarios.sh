@@ -23,6 +23,10 @@ SCENARIOS=(
     policy-reject
     policy-reject-v6
     delayed-connect
+    cross-node-healthy
+    cross-node-remote-drop
+    cross-node-policy-reject
+    cross-node-underlay-drop
 )
 
 # kube-proxy's iptables chains, reduced to what a scenario needs. The comments are the ones
@@ -308,3 +312,67 @@ sc_delayed_connect() {
     expect pod-eth0 "tcp[tcpflags] == tcp-syn and dst port 80 and src port 40002" 1 1
     expect pod-eth0 "src host $B4 and tcp[tcpflags] == tcp-syn|tcp-ack" 2 2
 }
+
+# cross-node: pod A on node A dials pod C:80 on node B; the SYN crosses the nodes inside a Flannel-style
+# VXLAN (topo2_up), so node A's eth0 only shows UDP 8472 with the SYN inside. $1 is what is in its way:
+#   none           nothing: answered through the tunnel both ways
+#   remote-drop    a NetworkPolicy enforced on node B that drops (filter FORWARD towards pod C)
+#   remote-reject  the same rule rejecting with icmp-admin-prohibited: node B answers from its VTEP
+#                  address 10.244.1.0 (icmp_send() picks the source by route lookup towards A, via
+#                  flannel.1), and the ICMP travels back inside the tunnel
+#   underlay-drop  the network between the nodes drops the overlay (a cloud firewall without UDP 8472):
+#                  br_netfilter on the bridge between them, a DROP for UDP 8472 in its FORWARD chain
+cross_node() {
+    local block=$1
+    topo2_up
+    serve "$NS_C" 80
+    case $block in
+    remote-drop | remote-reject)
+        local target=(-j DROP)
+        [[ $block == remote-reject ]] && target=(-j REJECT --reject-with icmp-admin-prohibited)
+        nsx "$NS_NODE_B" iptables -N KUBE-NWPLCY-API
+        nsx "$NS_NODE_B" iptables -A FORWARD -d "$C4" -j KUBE-NWPLCY-API
+        nsx "$NS_NODE_B" iptables -A KUBE-NWPLCY-API -s "$A4" -p tcp --dport 80 \
+            -m comment --comment "default/api-allow-frontend: client pods are not admitted" "${target[@]}"
+        ;;
+    underlay-drop)
+        nset "$NS_NET" net.bridge.bridge-nf-call-iptables 1
+        nsx "$NS_NET" iptables -A FORWARD -p udp --dport "$VXLAN_PORT" \
+            -m comment --comment "the network between the nodes does not carry the overlay" -j DROP
+        ;;
+    esac
+    record2
+    case $block in
+    none) dial "$NS_A" ok "$C4" 80 --sport 40001 --timeout 3 --send ;;
+    remote-reject) dial "$NS_A" unreachable "$C4" 80 --sport 40001 --timeout 2 ;;
+    *) dial "$NS_A" timeout "$C4" 80 --sport 40001 --timeout 3.5 ;;
+    esac
+    record_stop
+    [[ $block == remote-* ]] && contradict   # the cluster whose policy admits the client pods
+    local vxlan="udp dst port $VXLAN_PORT"
+    expect pod-eth0 "tcp[tcpflags] == tcp-syn and dst host $C4" 1
+    expect node-eth0 "tcp" 0 0                       # on eth0 everything is inside the tunnel
+    expect node-eth0 "src host $NODE4 and dst host $NODE_B4 and $vxlan" 1
+    case $block in
+    none)
+        expect pod-eth0 "src host $C4 and tcp[tcpflags] == tcp-syn|tcp-ack" 1 1
+        expect node-b-eth0 "src host $NODE_B4 and $vxlan" 1
+        ;;
+    remote-drop)
+        expect node-b-eth0 "dst host $NODE_B4 and $vxlan" 3        # SYN + retransmissions reached node B
+        expect node-b-eth0 "src host $NODE_B4" 0 0                 # nothing came back
+        ;;
+    remote-reject)
+        expect pod-eth0 "icmp[icmptype] == icmp-unreach and icmp[icmpcode] == 13 and src host $FLANNEL4_B" 1
+        expect node-b-eth0 "src host $NODE_B4 and $vxlan" 1        # the ICMP went back inside the tunnel
+        expect pod-eth0 "tcp and src host $C4" 0 0
+        ;;
+    underlay-drop)
+        expect node-b-eth0 "udp" 0 0                               # nothing reached node B
+        ;;
+    esac
+}
+sc_cross_node_healthy() { cross_node none; }
+sc_cross_node_remote_drop() { cross_node remote-drop; }
+sc_cross_node_policy_reject() { cross_node remote-reject; }
+sc_cross_node_underlay_drop() { cross_node underlay-drop; }

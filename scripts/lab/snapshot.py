@@ -92,9 +92,20 @@ def kube_proxy(mode):
             "data": {"config.conf": conf}}
 
 
+def policy(name, app, contradicting):
+    """Only frontend pods may reach the app's pods on port 80; contradicting: the client pods too."""
+    admitted = [{"podSelector": {"matchLabels": {"app": "frontend"}}}]
+    if contradicting:
+        admitted.append({"podSelector": {"matchLabels": {"app": "client"}}})
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy", "metadata": meta(name, "default"),
+            "spec": {"podSelector": {"matchLabels": {"app": app}}, "policyTypes": ["Ingress"],
+                     "ingress": [{"from": admitted, "ports": [{"protocol": "TCP", "port": 80}]}]}}
+
+
 A = ("10.244.0.18", "2001:db8:244::18")
 B = ("10.244.0.19", "2001:db8:244::19")
-CLIENT, WEB = "client-6d8f7b9c4-k2m9x", "web-5b7c9d8f6-p4q8r"
+C = "10.244.1.20"
+CLIENT, WEB, API = "client-6d8f7b9c4-k2m9x", "web-5b7c9d8f6-p4q8r", "api-7c9f8d6b5-t5n8k"
 
 
 def objects(scenario, contradicting):
@@ -148,13 +159,15 @@ def objects(scenario, contradicting):
         objs.append(service("web", {"app": "web"}, [port("http", 8080, 80)], ["10.96.10.80", "2001:db8:96::80"]))
         objs.append(slice_("web", fam, [(B[ix], NODE, WEB)]))
         # Only frontend pods may reach web's pods on port 80; the contradicting cluster admits the client pods too.
-        admitted = [{"podSelector": {"matchLabels": {"app": "frontend"}}}]
-        if contradicting:
-            admitted.append({"podSelector": {"matchLabels": {"app": "client"}}})
-        objs.append({"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
-                     "metadata": meta("web-allow-frontend", "default"),
-                     "spec": {"podSelector": {"matchLabels": {"app": "web"}}, "policyTypes": ["Ingress"],
-                              "ingress": [{"from": admitted, "ports": [{"protocol": "TCP", "port": 80}]}]}})
+        objs.append(policy("web-allow-frontend", "web", contradicting))
+    if base.startswith("cross-node-"):
+        # Pod C on the second node, behind Service "api"; the policy scenarios' NetworkPolicy admits only
+        # frontend pods to it (the contradicting cluster admits the client pods too).
+        objs.append(pod(API, "api", [C], NODE_B, "api-7c9f8d6b5"))
+        objs.append(service("api", {"app": "api"}, [port("http", 8080, 80)], ["10.96.70.70"]))
+        objs.append(slice_("api", "IPv4", [(C, NODE_B, API)]))
+        if base in ("cross-node-remote-drop", "cross-node-policy-reject"):
+            objs.append(policy("api-allow-frontend", "api", contradicting))
     objs.append(kube_proxy(mode))
     return objs
 

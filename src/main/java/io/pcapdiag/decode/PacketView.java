@@ -75,6 +75,8 @@ public final class PacketView {
     public long tunnelDstLo;
     /** VXLAN / Geneve network identifier, else -1. */
     public int tunnelVni;
+    /** The outer UDP destination port of a VXLAN or Geneve tunnel (4789, 8472, 6081), else -1. */
+    public int tunnelPort;
     // Outcomes
     /** The captured bytes ended before a header the decoder needed (tcpdump's {@code [|tcp]}). */
     public boolean truncated;

@@ -27,13 +27,13 @@ final class Tunnels {
         }
         int port = c.u16(o + 2);
         if (port == VXLAN_PORT || port == VXLAN_LINUX_PORT) {
-            vxlan(c, o + 8, v);
+            vxlan(c, o + 8, port, v);
         } else if (port == GENEVE_PORT) {
-            geneve(c, o + 8, v);
+            geneve(c, o + 8, port, v);
         }
     }
 
-    private static void vxlan(Cursor c, int o, PacketView v) {
+    private static void vxlan(Cursor c, int o, int port, PacketView v) {
         if (!c.has(o, 8)) {
             outerOnly(v, Weird.TRUNCATED_TUNNEL);
             return;
@@ -43,10 +43,10 @@ final class Tunnels {
             return;
         }
         int vni = (c.u16(o + 4) << 8) | c.u8(o + 6);
-        inner(c, o + 8, ETHERTYPE_BRIDGED, PacketView.TUNNEL_VXLAN, vni, v);
+        inner(c, o + 8, ETHERTYPE_BRIDGED, PacketView.TUNNEL_VXLAN, vni, port, v);
     }
 
-    private static void geneve(Cursor c, int o, PacketView v) {
+    private static void geneve(Cursor c, int o, int port, PacketView v) {
         if (!c.has(o, 8)) {
             outerOnly(v, Weird.TRUNCATED_TUNNEL);
             return;
@@ -62,20 +62,20 @@ final class Tunnels {
             return;
         }
         int vni = (c.u16(o + 4) << 8) | c.u8(o + 6);
-        inner(c, o + 8 + options, c.u16(o + 2), PacketView.TUNNEL_GENEVE, vni, v);
+        inner(c, o + 8 + options, c.u16(o + 2), PacketView.TUNNEL_GENEVE, vni, port, v);
     }
 
     /** IP in IP: an IPv4 (protocol 4) or IPv6 (41) packet right after the outer IP header. */
     static void ipInIp(Cursor c, int o, int proto, PacketView v) {
         inner(c, o, proto == PROTO_IPIP ? LinkTypes.ETHERTYPE_IPV4 : LinkTypes.ETHERTYPE_IPV6, PacketView.TUNNEL_IP_IN_IP,
-                -1, v);
+                -1, -1, v);
     }
 
     /**
      * Decodes what a tunnel carries at {@code o}: an Ethernet frame ({@code type} 0x6558) or an IP packet. The outer
      * addresses are kept first: if what is inside is no IP packet, or a broken one, the view is the outer packet again.
      */
-    private static void inner(Cursor c, int o, int type, int tunnel, int vni, PacketView v) {
+    private static void inner(Cursor c, int o, int type, int tunnel, int vni, int port, PacketView v) {
         if (v.tunnelDepth >= MAX_DEPTH) {
             // Undecodable at this depth: each enclosing tunnel level then restores its outer packet, down to the
             // outermost one, which the view shows with this anomaly counted.
@@ -117,6 +117,7 @@ final class Tunnels {
             v.tunnelDstHi = dstHi;
             v.tunnelDstLo = dstLo;
             v.tunnelVni = vni;
+            v.tunnelPort = port;
         }
         if (type == LinkTypes.ETHERTYPE_IPV4) {
             Ipv4.decode(c, o, v);

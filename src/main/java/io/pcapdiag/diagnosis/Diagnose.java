@@ -2,6 +2,7 @@ package io.pcapdiag.diagnosis;
 
 import io.pcapdiag.causes.Causes;
 import io.pcapdiag.context.Context;
+import io.pcapdiag.context.Reading;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.PacketView;
 import io.pcapdiag.track.Endpoint;
@@ -42,7 +43,7 @@ public final class Diagnose {
             vanished = vanished(f, first, path);
         }
         return new Diagnosis(f, name(f.client()), name(f.target()), f.responder() == null ? null : name(f.responder()),
-                Causes.judge(f, context), evidence(first, context), frames(f.examples()), DisplayFilter.of(f.examples()), path, last, vanished,
+                Causes.judge(f, context), evidence(first, context), frames(f.examples()), DisplayFilter.of(f.examples()), decodeAs(f.examples()), path, last, vanished,
                 Rules.rule(f.pattern()).explain(f, context), citeCaptures, context.informs());
     }
 
@@ -71,6 +72,18 @@ public final class Diagnose {
             }
         }
         return out;
+    }
+
+    /** What tshark's {@code -d} needs for the display filter to see inside the tunnels these frames came in, or null. */
+    static String decodeAs(List<Attempt> attempts) {
+        for (Attempt a : attempts) {
+            for (Sighting s : a.frames()) {
+                if (s.tunnel != null && s.tunnel.wiresharkDecodeAs() != null) {
+                    return s.tunnel.wiresharkDecodeAs();
+                }
+            }
+        }
+        return null;
     }
 
     /** What {@code s} is in attempt {@code a}; {@code sent} SYN transmissions came before it, the last at {@code lastSyn}. */
@@ -117,7 +130,8 @@ public final class Diagnose {
         String node = s.capture.node();
         String iface = s.interfaceName;
         if (iface == null && s.ifIndex >= 0) {
-            iface = context.interfaceName(s.ifIndex).orElse("ifindex " + s.ifIndex);
+            iface = (describes(context, node) ? context.interfaceName(s.ifIndex) : Optional.<String>empty())
+                    .orElse("ifindex " + s.ifIndex);
         }
         if (iface == null) {
             iface = s.capture.labelledInterface();
@@ -146,14 +160,24 @@ public final class Diagnose {
             return "after " + last.place() + ", before " + targetNode + ": it left " + last.node() + " and never reached "
                     + targetNode + " (its capture has no copy of it)";
         }
-        List<String> expected = context.expectedPath(dst.withoutPort());
+        // The node's topology tells what comes next only where the SYN was last seen on that node.
+        List<String> expected = describes(context, last.node()) ? context.expectedPath(dst.withoutPort()) : List.of();
         if (expected.isEmpty()) {
             return null;
         }
+        Set<String> seenOn = new HashSet<>();
+        path.forEach(h -> seenOn.add(h.iface()));
+        for (Sighting s : a.frames()) {
+            // Inside a tunnel, on a capture that does not name its interface: it was on the device that holds the
+            // node's end of the tunnel (eth0 under flannel.1), leaving or arriving.
+            if (s.tunnel != null && s.interfaceName == null && s.ifIndex < 0 && !s.icmp) {
+                context.localAddress(s.tunnel.source()).map(Reading::value).ifPresent(seenOn::add);
+                context.localAddress(s.tunnel.destination()).map(Reading::value).ifPresent(seenOn::add);
+            }
+        }
         int reached = -1;
         for (int i = 0; i < expected.size(); i++) {
-            String hop = expected.get(i);
-            if (path.stream().anyMatch(h -> hop.equals(h.iface()))) {
+            if (seenOn.contains(expected.get(i))) {
                 reached = i;
             }
         }
@@ -186,10 +210,18 @@ public final class Diagnose {
         return out;
     }
 
+    /**
+     * Whether the node facts speak for a capture of {@code node}: yes unless it is labelled with another node's name
+     * than theirs (interface indexes and routes are each node's own).
+     */
+    static boolean describes(Context context, String node) {
+        return node == null || context.captureNode().map(r -> node.equals(r.value())).orElse(true);
+    }
+
     /** An evidence packet; a Linux cooked capture's interface index is named when the node facts know it. */
     private static EvidencePacket packet(Role role, Sighting s, Context context) {
         String where = PacketLine.where(s);
-        if (s.interfaceName == null && s.ifIndex >= 0) {
+        if (s.interfaceName == null && s.ifIndex >= 0 && describes(context, s.capture.node())) {
             Optional<String> name = context.interfaceName(s.ifIndex);
             if (name.isPresent()) {
                 where = where.replace("ifindex " + s.ifIndex, name.get());

@@ -20,6 +20,8 @@ import java.util.List;
  * @param lastSeen     for an unanswered finding, the last place its SYN was seen; else null
  * @param frames       every packet counted to the finding's example attempts, with its role
  * @param displayFilter a Wireshark display filter that selects exactly {@code frames} in the original captures
+ * @param decodeAs     what Wireshark must be told to decode for the filter to see those frames, as tshark's
+ *                     {@code -d} takes it ({@code udp.port==8472,vxlan}: frames inside VXLAN on port 8472); else null
  * @param vanished     for an unanswered finding whose path the context can tell, between which two places the
  *                     SYN vanished (e.g. "after DNAT on cni0, before veth-b"); else null
  * @param explanation  what happened, what it rests on, how to check and fix it
@@ -28,7 +30,7 @@ import java.util.List;
  *                     the kind of context they need, not for want of any
  */
 public record Diagnosis(Finding finding, Ref client, Ref target, Ref responder, List<CauseVerdict> causes,
-                        List<EvidencePacket> evidence, List<FrameRef> frames, String displayFilter, List<PathHop> path,
+                        List<EvidencePacket> evidence, List<FrameRef> frames, String displayFilter, String decodeAs, List<PathHop> path,
                         PathHop lastSeen, String vanished, Explanation explanation, boolean citeCaptures, boolean informed) {
     public Diagnosis {
         causes = List.copyOf(causes);

@@ -104,7 +104,8 @@ public final class EvidenceFiles implements Reporter {
                 + (f.responder() != null ? " answered by " + f.responder() : "");
         try (PcapngWriter w = new PcapngWriter(new BufferedOutputStream(Files.newOutputStream(file,
                 StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)),
-                "pcapdiag evidence, " + what + "; display filter: " + d.displayFilter(), "pcapdiag")) {
+                "pcapdiag evidence, " + what + "; display filter: " + d.displayFilter()
+                        + (d.decodeAs() == null ? "" : "; decode as: " + d.decodeAs()), "pcapdiag")) {
             Map<String, Integer> ifaces = new LinkedHashMap<>();
             List<FrameRef> frames = new ArrayList<>(d.frames());
             for (FrameRef ref : frames) {

@@ -61,7 +61,8 @@ public final class JsonReporter implements Reporter {
     record FindingDto(String pattern, String severity, String title, String client, String target, String responder,
                       long attempts, RefDto clientRef, RefDto targetRef, RefDto responderRef, List<CauseDto> causes,
                       long retransmissions, long clientResets, int distinctClientPorts, String firstAttempt,
-                      String lastAttempt, List<EvidenceDto> evidence, String displayFilter, List<HopDto> path, HopDto lastSeen,
+                      String lastAttempt, List<EvidenceDto> evidence, String displayFilter,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String displayFilterDecodeAs, List<HopDto> path, HopDto lastSeen,
                       String vanishedBetween, ExplanationDto explanation) {
     }
 
@@ -171,7 +172,7 @@ public final class JsonReporter implements Reporter {
         return new FindingDto(f.pattern().id(), f.severity().id(), f.pattern().title(), f.client().toString(),
                 f.target().toString(), f.responder() == null ? null : f.responder().toString(), f.attempts(),
                 ref(d.client()), ref(d.target()), ref(d.responder()), causes, f.retransmissions(), f.clientResets(),
-                f.distinctClientPorts(), Times.utc(f.firstNanos()), Times.utc(f.lastNanos()), evidence, d.displayFilter(),
+                f.distinctClientPorts(), Times.utc(f.firstNanos()), Times.utc(f.lastNanos()), evidence, d.displayFilter(), d.decodeAs(),
                 d.path().stream().map(JsonReporter::hop).toList(), d.lastSeen() == null ? null : hop(d.lastSeen()),
                 d.vanished(), explanation(d.explanation(), d.citeCaptures()));
     }

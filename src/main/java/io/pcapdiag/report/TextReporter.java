@@ -102,9 +102,9 @@ public final class TextReporter implements Reporter {
         return sb.append(path).toString();
     }
 
-    /** One place on a path: where, the destination after DNAT, the tunnel it was inside. */
+    /** One place on a path: where, the destination after DNAT, the tunnel it was inside ({@code eth0 in inside VXLAN ...}). */
     static String hop(PathHop h) {
-        return h.place() + (h.afterDnat() ? " to " + h.destination() : "") + (h.tunnel() != null ? " in " + h.tunnel() : "");
+        return h.place() + (h.afterDnat() ? " to " + h.destination() : "") + (h.tunnel() != null ? " inside " + h.tunnel() : "");
     }
 
     static String captureLine(CaptureSummary s) {
@@ -189,6 +189,10 @@ public final class TextReporter implements Reporter {
         }
         path(d);
         out.println("  Wireshark: " + d.displayFilter());
+        if (d.decodeAs() != null) {
+            wrap("  Decode as: ", "    ", d.decodeAs() + " (the frames are inside a tunnel Wireshark does not decode on that"
+                    + " port by itself: tshark -d " + d.decodeAs() + ", or Analyze > Decode As)");
+        }
         for (Statement o : x.observations()) {
             wrap("  Seen: ", "    ", withRefs(o.text(), o.packets(), d.citeCaptures()));
         }

@@ -6,13 +6,14 @@ import io.pcapdiag.decode.PacketView;
  * The tunnel a packet was seen inside: its kind, its outer endpoints (the nodes' tunnel addresses) and its VNI.
  * Kept only for tunneled packets: a sighting without one holds null.
  */
-public record Tunnel(int type, long srcHi, long srcLo, long dstHi, long dstLo, int vni) {
+public record Tunnel(int type, long srcHi, long srcLo, long dstHi, long dstLo, int vni, int port) {
     /** The outermost tunnel of a decoded packet, or null when it came in none. */
     static Tunnel of(PacketView v) {
         if (v.tunnelType == PacketView.TUNNEL_NONE) {
             return null;
         }
-        return new Tunnel(v.tunnelType, v.tunnelSrcHi, v.tunnelSrcLo, v.tunnelDstHi, v.tunnelDstLo, v.tunnelVni);
+        return new Tunnel(v.tunnelType, v.tunnelSrcHi, v.tunnelSrcLo, v.tunnelDstHi, v.tunnelDstLo, v.tunnelVni,
+                v.tunnelPort);
     }
 
     public String kind() {
@@ -30,6 +31,14 @@ public record Tunnel(int type, long srcHi, long srcLo, long dstHi, long dstLo, i
 
     public Endpoint destination() {
         return Endpoint.address(dstHi, dstLo);
+    }
+
+    /**
+     * What Wireshark needs told to see inside, as tshark's {@code -d} takes it ({@code udp.port==8472,vxlan}): VXLAN
+     * on Linux's and Flannel's port 8472 (it decodes 4789, Geneve's 6081 and IP in IP by itself); else null.
+     */
+    public String wiresharkDecodeAs() {
+        return type == PacketView.TUNNEL_VXLAN && port != 4789 ? "udp.port==" + port + ",vxlan" : null;
     }
 
     /** As a path shows it: {@code VXLAN 198.51.100.2 > 198.51.100.3 vni 1}. */
