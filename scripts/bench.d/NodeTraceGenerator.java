@@ -44,7 +44,7 @@ import java.util.Set;
 public final class NodeTraceGenerator {
 
     static final String USAGE = String.join("\n",
-            "usage: NodeTraceGenerator --out FILE [--seed N] [--packets N] [--scale K] [--syn-flood N]",
+            "usage: NodeTraceGenerator --out FILE [--seed N] [--packets N] [--scale K] [--syn-flood N] [--vxlan PORT]",
             "",
             "  --out FILE       classic pcap to write (us timestamps, little-endian, Ethernet);",
             "                   the expected findings go to FILE.planted.json",
@@ -54,6 +54,8 @@ public final class NodeTraceGenerator {
             "  --scale K        multiply the target by K (the 4x benchmark variant: --scale 4)",
             "  --syn-flood N    write a SYN-flood trace instead: N unanswered SYNs from distinct",
             "                   source addresses (never retransmitted) over light normal traffic",
+            "  --vxlan PORT     the same traffic with every frame inside VXLAN (VNI 1) on UDP PORT",
+            "                   between two node addresses, as a node's eth0 shows an overlay",
             "  -h, --help       this text",
             "");
 
@@ -106,6 +108,8 @@ public final class NodeTraceGenerator {
     static final int POOL_MASK = POOL - 1;
     static final int MAX_MESSAGE = 60_000;
     static final int MAX_FRAME = 14 + 40 + 32 + 1448 + 64;
+    /** Ethernet, IPv4, UDP and VXLAN headers in front of each frame with --vxlan. */
+    static final int VXLAN_OUTER = 14 + 20 + 8 + 8;
 
     private final Options options;
     private final Rng rng;
@@ -178,7 +182,7 @@ public final class NodeTraceGenerator {
         if (out.getParent() != null) {
             Files.createDirectories(out.getParent());
         }
-        try (PcapWriter w = new PcapWriter(out)) {
+        try (PcapWriter w = new PcapWriter(out, options.vxlan)) {
             writer = w;
             if (options.synFlood >= 0) {
                 floodTrace(options.synFlood);
@@ -905,10 +909,14 @@ public final class NodeTraceGenerator {
         private final OutputStream out;
         private final byte[] buf = new byte[1 << 22];
         private int pos;
+        /** VXLAN's UDP port when every frame goes inside VXLAN, else 0. */
+        private final int vxlan;
         long packets;
+        /** Bytes as the trace without VXLAN would have them (the size target counts these: the same traffic either way). */
         long bytes;
 
-        PcapWriter(Path path) throws IOException {
+        PcapWriter(Path path, int vxlan) throws IOException {
+            this.vxlan = vxlan;
             out = new FileOutputStream(path.toFile());
             putIntLE(buf, 0, 0xa1b2c3d4);           // microsecond timestamps
             putShortLE(buf, 4, 2);
@@ -922,13 +930,18 @@ public final class NodeTraceGenerator {
         }
 
         void write(Pkt p) throws IOException {
-            if (pos + 16 + MAX_FRAME > buf.length) {
+            if (pos + 16 + VXLAN_OUTER + MAX_FRAME > buf.length) {
                 out.write(buf, 0, pos);
                 pos = 0;
             }
-            int len = renderFrame(p, buf, pos + 16);
+            int outer = vxlan > 0 ? VXLAN_OUTER : 0;
+            int len = renderFrame(p, buf, pos + 16 + outer);
             if (len != p.frameLen) {
                 throw new IllegalStateException("frame length " + len + " != " + p.frameLen);
+            }
+            if (outer > 0) {
+                vxlanHeader(buf, pos + 16, len, (int) packets);
+                len += outer;
             }
             putIntLE(buf, pos, (int) (BASE_SECONDS + p.ts / 1_000_000));
             putIntLE(buf, pos + 4, (int) (p.ts % 1_000_000));
@@ -936,7 +949,39 @@ public final class NodeTraceGenerator {
             putIntLE(buf, pos + 12, len);
             pos += 16 + len;
             packets++;
-            bytes += 16 + len;
+            bytes += 16 + len - outer;
+        }
+
+        /** Ethernet, IPv4 198.51.100.2 > 198.51.100.3, UDP (source port by flow, as Linux hashes it) and VXLAN VNI 1. */
+        private void vxlanHeader(byte[] b, int o, int inner, int n) {
+            byte[] macs = {2, 0, 0, 0, 2, 3, 2, 0, 0, 0, 1, 3};
+            System.arraycopy(macs, 0, b, o, 12);
+            putShortBE(b, o + 12, 0x0800);
+            int ip = o + 14;
+            b[ip] = 0x45;
+            b[ip + 1] = 0;
+            putShortBE(b, ip + 2, 20 + 8 + 8 + inner);
+            putShortBE(b, ip + 4, n & 0xffff);
+            putShortBE(b, ip + 6, 0);
+            b[ip + 8] = 64;
+            b[ip + 9] = 17;
+            putShortBE(b, ip + 10, 0);
+            byte[] addrs = {(byte) 198, 51, 100, 2, (byte) 198, 51, 100, 3};
+            System.arraycopy(addrs, 0, b, ip + 12, 8);
+            int sum = 0;
+            for (int i = 0; i < 20; i += 2) {
+                sum += ((b[ip + i] & 0xff) << 8) | (b[ip + i + 1] & 0xff);
+            }
+            sum = (sum & 0xffff) + (sum >>> 16);
+            sum = (sum & 0xffff) + (sum >>> 16);
+            putShortBE(b, ip + 10, ~sum & 0xffff);
+            int udp = ip + 20;
+            putShortBE(b, udp, 32768 + (n & 0x3fff));
+            putShortBE(b, udp + 2, vxlan);
+            putShortBE(b, udp + 4, 8 + 8 + inner);
+            putShortBE(b, udp + 6, 0);
+            putIntBE(b, udp + 8, 0x08000000);
+            putIntBE(b, udp + 12, 1 << 8);
         }
 
         @Override
@@ -1410,6 +1455,7 @@ public final class NodeTraceGenerator {
         long packets = -1;
         int scale = 1;
         long synFlood = -1;
+        int vxlan;
         boolean help;
 
         public static Options parse(String... args) {
@@ -1438,6 +1484,7 @@ public final class NodeTraceGenerator {
                     case "--packets": o.packets = number(a, v, 1); break;
                     case "--scale": o.scale = (int) number(a, v, 1); break;
                     case "--syn-flood": o.synFlood = number(a, v, 0); break;
+                    case "--vxlan": o.vxlan = (int) number(a, v, 1); break;
                     default: throw new IllegalArgumentException("unknown option " + a);
                 }
             }
