@@ -496,8 +496,13 @@ LIVE_PID=
 live_start() {
     [[ -n ${PDLAB_LIVE_CMD:-} ]] || return 0
     local log=$OUT/$SCENARIO/live.log
-    ip netns exec "$NS_NODE" env PDLAB_SCENARIO="$SCENARIO" PDLAB_DIR="$OUT" PDLAB_CLUSTER="$WORK/$SCENARIO.cluster.json" NODE_NAME="$NODE_NAME" \
-        bash -c "exec $PDLAB_LIVE_CMD" >"$log" 2>&1 9>&- &
+    # PDLAB_LIVE_NETNS=outside starts it outside the namespace, with PDLAB_NETNS naming it, for what cannot run
+    # under ip netns exec (it remounts /sys: a container runtime finds no cgroups there): podman run
+    # --network ns:$PDLAB_NETNS.
+    local enter=(ip netns exec "$NS_NODE")
+    [[ ${PDLAB_LIVE_NETNS:-} == outside ]] && enter=()
+    "${enter[@]}" env PDLAB_SCENARIO="$SCENARIO" PDLAB_DIR="$OUT" PDLAB_CLUSTER="$WORK/$SCENARIO.cluster.json" NODE_NAME="$NODE_NAME" \
+        PDLAB_NETNS="/run/netns/$NS_NODE" bash -c "exec $PDLAB_LIVE_CMD" >"$log" 2>&1 9>&- &
     LIVE_PID=$!
     if [[ -n ${PDLAB_LIVE_READY:-} ]]; then
         local i limit=$((${PDLAB_LIVE_READY_TIMEOUT:-10} * 20))

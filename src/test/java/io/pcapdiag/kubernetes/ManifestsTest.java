@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -49,9 +50,14 @@ class ManifestsTest {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private static Path dir() {
+    private static Path kubernetes() {
         return Path.of(System.getProperty("pcapdiag.project.dir", ".")).toAbsolutePath().normalize()
                 .resolve("src/main/kubernetes");
+    }
+
+    /** The least-privilege default: src/main/kubernetes/base. */
+    private static Path dir() {
+        return kubernetes().resolve("base");
     }
 
     private static <T extends HasMetadata> T load(String file, Class<T> type) throws Exception {
@@ -87,7 +93,8 @@ class ManifestsTest {
                     .forEach(present::add);
         }
         assertEquals(present, listed);
-        assertEquals("pcapdiag", k.get("namespace").asText());
+        // No kustomization namespace: it would move rbac.yaml's kube-system Role. Every object names its own.
+        assertNull(k.get("namespace"));
         // The image the kustomization rewrites is the one the DaemonSet runs.
         String image = container(daemonSet()).getImage();
         assertEquals(image.split(":")[0], k.get("images").get(0).get("name").asText());
@@ -99,10 +106,104 @@ class ManifestsTest {
         assertEquals("pcapdiag", ns.getMetadata().getName());
         ServiceAccount sa = load("serviceaccount.yaml", ServiceAccount.class);
         assertEquals("pcapdiag", sa.getMetadata().getNamespace());
-        assertEquals(Boolean.FALSE, sa.getAutomountServiceAccountToken(), "pcapdiag never talks to the API server");
+        assertEquals(Boolean.FALSE, sa.getAutomountServiceAccountToken(), "the token is mounted only where it is used");
         DaemonSet ds = daemonSet();
         assertEquals(sa.getMetadata().getName(), ds.getSpec().getTemplate().getSpec().getServiceAccountName());
+        assertEquals(Boolean.TRUE, ds.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken(),
+                "live watches the cluster with the pod's token (--watch-cluster auto)");
         assertEquals("pcapdiag", ds.getMetadata().getNamespace());
+    }
+
+    /**
+     * The service account may read what live's informers watch (ClusterWatch) and nothing more: get, list and watch,
+     * no write verb, no secrets; kube-proxy's ConfigMap by name in kube-system.
+     */
+    @Test
+    void rbacGrantsReadOnlyWhatLiveWatches() throws Exception {
+        List<HasMetadata> rbac = new ArrayList<>();
+        for (String doc : Files.readString(dir().resolve("rbac.yaml"), StandardCharsets.UTF_8).split("(?m)^---$")) {
+            rbac.add(io.fabric8.kubernetes.client.utils.Serialization.unmarshal(doc));
+        }
+        Map<String, Set<String>> granted = new java.util.TreeMap<>();
+        for (HasMetadata r : rbac) {
+            List<io.fabric8.kubernetes.api.model.rbac.PolicyRule> rules = r instanceof io.fabric8.kubernetes.api.model.rbac.ClusterRole cr
+                    ? cr.getRules() : r instanceof io.fabric8.kubernetes.api.model.rbac.Role role ? role.getRules() : List.of();
+            for (io.fabric8.kubernetes.api.model.rbac.PolicyRule rule : rules) {
+                assertEquals(Set.of("get", "list", "watch"), Set.copyOf(rule.getVerbs()), r.getMetadata().getName());
+                for (String res : rule.getResources()) {
+                    String where = r.getKind().equals("Role") ? r.getMetadata().getNamespace() + "/" : "";
+                    granted.computeIfAbsent(where + rule.getApiGroups().get(0) + "/" + res, x -> new TreeSet<>())
+                            .addAll(rule.getResourceNames());
+                }
+            }
+            if (r instanceof io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding b) {
+                assertEquals("pcapdiag", b.getSubjects().get(0).getName());
+                assertEquals("pcapdiag", b.getSubjects().get(0).getNamespace());
+            }
+            if (r instanceof io.fabric8.kubernetes.api.model.rbac.RoleBinding b) {
+                assertEquals("pcapdiag", b.getSubjects().get(0).getNamespace());
+            }
+        }
+        assertEquals(Map.of("/services", Set.of(), "/pods", Set.of(), "/nodes", Set.of(),
+                "discovery.k8s.io/endpointslices", Set.of(), "networking.k8s.io/networkpolicies", Set.of(),
+                "kube-system//configmaps", Set.of("kube-proxy")), granted);
+    }
+
+    /** Null when kubectl is there; in CI its absence fails (scripts/test installs kubernetes-client). */
+    private static String kustomize(Path dir) throws Exception {
+        Process p;
+        try {
+            p = new ProcessBuilder("kubectl", "kustomize", dir.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        } catch (java.io.IOException e) {
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                org.junit.jupiter.api.Assertions.fail("kubectl must be installed in CI (scripts/test installs kubernetes-client)");
+            }
+            org.junit.jupiter.api.Assumptions.abort("kubectl is not installed");
+            return null;
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), "kubectl kustomize " + dir);
+        return out;
+    }
+
+    private static List<HasMetadata> rendered(String variant) throws Exception {
+        List<HasMetadata> out = new ArrayList<>();
+        for (String doc : kustomize(kubernetes().resolve(variant)).split("(?m)^---$")) {
+            out.add(io.fabric8.kubernetes.client.utils.Serialization.unmarshal(doc));
+        }
+        return out;
+    }
+
+    /**
+     * kubectl renders both variants, every object lands in its namespace, and the privileged one differs from
+     * the default in the container's securityContext alone.
+     */
+    @Test
+    void bothVariantsRenderAndDifferOnlyInPrivilege() throws Exception {
+        List<HasMetadata> base = rendered("base");
+        List<HasMetadata> privileged = rendered("privileged");
+        assertEquals(List.of("ClusterRole", "ClusterRoleBinding", "DaemonSet", "Namespace", "Role", "RoleBinding",
+                "ServiceAccount"), base.stream().map(HasMetadata::getKind).sorted().toList());
+        for (HasMetadata o : base) {
+            String ns = o.getMetadata().getNamespace();
+            switch (o.getKind()) {
+                case "Role", "RoleBinding" -> assertEquals("kube-system", ns, o.getMetadata().getName());
+                case "DaemonSet", "ServiceAccount" -> assertEquals("pcapdiag", ns, o.getMetadata().getName());
+                default -> assertNull(ns, o.getKind() + " is cluster-scoped");
+            }
+        }
+        DaemonSet plain = (DaemonSet) base.stream().filter(o -> o instanceof DaemonSet).findFirst().orElseThrow();
+        DaemonSet priv = (DaemonSet) privileged.stream().filter(o -> o instanceof DaemonSet).findFirst().orElseThrow();
+        assertEquals(Set.of("NET_RAW"), Set.copyOf(container(plain).getSecurityContext().getCapabilities().getAdd()));
+        assertEquals("pcapdiag:0.1.0", container(plain).getImage(), "the kustomization's image tag is applied");
+        SecurityContext sc = container(priv).getSecurityContext();
+        assertEquals(Boolean.TRUE, sc.getPrivileged());
+        assertEquals(Boolean.TRUE, sc.getReadOnlyRootFilesystem());
+        assertEquals(0L, sc.getRunAsUser());
+        container(priv).setSecurityContext(container(plain).getSecurityContext());
+        assertEquals(base.stream().map(io.fabric8.kubernetes.client.utils.Serialization::asYaml).toList(),
+                privileged.stream().map(io.fabric8.kubernetes.client.utils.Serialization::asYaml).toList());
     }
 
     @Test
@@ -185,17 +286,23 @@ class ManifestsTest {
     }
 
     @Test
-    void dockerfileBuildsWithMavenAndRunsOnASlimJreWithLibpcap() throws Exception {
-        Path docker = dir().resolveSibling("docker").resolve("Dockerfile");
+    void dockerfileRunsTheLauncherOnAJreBaseWithLibpcap() throws Exception {
+        Path docker = kubernetes().resolveSibling("docker").resolve("Dockerfile");
         String text = Files.readString(docker, StandardCharsets.UTF_8);
-        List<String> from = text.lines().filter(l -> l.startsWith("FROM ")).toList();
-        assertEquals(List.of("FROM maven:3-eclipse-temurin-17 AS build", "FROM eclipse-temurin:17-jre"), from);
+        List<String> from = text.lines().filter(l -> l.startsWith("FROM ") || l.startsWith("ARG ")).toList();
+        assertEquals(List.of("ARG BASE=eclipse-temurin:17-jre", "FROM ${BASE}"), from);
         assertTrue(text.contains("libpcap0.8"));
-        assertTrue(text.contains("mvn -B -q -DskipTests package"));
         assertTrue(text.lines().anyMatch(l -> l.matches("USER [1-9][0-9]*")), "the image's default user is not root");
-        assertTrue(text.contains("ENTRYPOINT [\"java\", \"-jar\", \"/opt/pcapdiag/pcapdiag.jar\"]"));
-        // The jar's manifest finds its dependencies in lib/ beside it (maven-jar-plugin classpathPrefix).
-        assertTrue(text.contains("/build/target/lib/ /opt/pcapdiag/lib/"));
+        assertTrue(text.contains("ENTRYPOINT [\"/opt/pcapdiag/scripts/pcapdiag\"]"), "the image runs the launcher");
+        assertFalse(text.contains("JAVA_TOOL_OPTIONS="), "JAVA_TOOL_OPTIONS makes the JVM print 'Picked up...' on every run");
+        assertTrue(text.contains("-Djna.boot.library.path=/opt/pcapdiag/target/native -Djna.nounpack=true"));
+        // Everything the Dockerfile copies is in the build context .dockerignore lets through, and nothing more.
+        Set<String> copied = new TreeSet<>();
+        text.lines().filter(l -> l.startsWith("COPY ")).forEach(l -> copied.add(l.split("\\s+")[1]));
+        Set<String> allowed = new TreeSet<>();
+        Files.readAllLines(kubernetes().resolve("../../../.dockerignore").normalize()).stream()
+                .filter(l -> l.startsWith("!")).forEach(l -> allowed.add(l.substring(1)));
+        assertEquals(allowed, copied);
     }
 
     @Test

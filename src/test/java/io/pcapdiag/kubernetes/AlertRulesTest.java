@@ -1,0 +1,101 @@
+package io.pcapdiag.kubernetes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.pcapdiag.live.LiveMetrics;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The PrometheusRule's alerts, run by Prometheus's own rule engine: {@code promtool check rules} and
+ * {@code promtool test rules} (alerts-test.yaml: each alert fires with its labels and annotations, and does not
+ * just short of its condition). Every metric an alert reads is one pcapdiag live exports.
+ */
+class AlertRulesTest {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private static JsonNode rule() throws IOException {
+        Path dir = Path.of(System.getProperty("pcapdiag.project.dir", ".")).toAbsolutePath().normalize()
+                .resolve("src/main/kubernetes");
+        return YAML.readTree(dir.resolve("prometheusrule.yaml").toFile());
+    }
+
+    @Test
+    void promtoolPassesTheRuleTests(@TempDir Path dir) throws Exception {
+        JsonNode rule = rule();
+        assertEquals("PrometheusRule", rule.get("kind").asText());
+        ObjectNode rules = YAML.createObjectNode();
+        rules.set("groups", rule.get("spec").get("groups"));
+        YAML.writeValue(dir.resolve("rules.yaml").toFile(), rules);
+        try (InputStream in = AlertRulesTest.class.getResourceAsStream("alerts-test.yaml")) {
+            Files.write(dir.resolve("alerts-test.yaml"), in.readAllBytes());
+        }
+        assertEquals("", promtool(dir, "check", "rules", "rules.yaml"));
+        assertEquals("", promtool(dir, "test", "rules", "alerts-test.yaml"));
+    }
+
+    @Test
+    void everyAlertReadsMetricsPcapdiagExports() throws Exception {
+        Set<String> exported = new TreeSet<>();
+        try (LiveMetrics m = new LiveMetrics("node-a")) {
+            for (MetricSnapshot s : m.registry().scrape()) {
+                String name = s.getMetadata().getPrometheusName();
+                boolean counter = s instanceof io.prometheus.metrics.model.snapshots.CounterSnapshot;
+                exported.add(counter ? name + "_total" : name);
+                if (s instanceof io.prometheus.metrics.model.snapshots.HistogramSnapshot) {
+                    exported.addAll(List.of(name + "_bucket", name + "_sum", name + "_count"));
+                }
+            }
+        }
+        Set<String> read = new TreeSet<>();
+        for (JsonNode group : rule().get("spec").get("groups")) {
+            for (JsonNode r : group.get("rules")) {
+                Matcher m = Pattern.compile("pcapdiag_[a-z_]+").matcher(r.get("expr").asText());
+                while (m.find()) {
+                    read.add(m.group());
+                }
+            }
+        }
+        assertTrue(read.size() >= 4, "the alerts read " + read);
+        read.removeAll(exported);
+        assertEquals(Set.of(), read, "metrics the alerts read that pcapdiag does not export (it exports " + exported + ")");
+    }
+
+    /** promtool's complaints, or "" when it succeeded; its success lines are not complaints. */
+    private static String promtool(Path dir, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("promtool"));
+        command.addAll(List.of(args));
+        Process p;
+        try {
+            p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail("promtool must be installed in CI (scripts/test installs Debian's prometheus)");
+            }
+            Assumptions.abort("promtool is not installed (apt-get install prometheus)");
+            return "";
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "promtool did not finish");
+        return p.exitValue() == 0 ? "" : "promtool " + String.join(" ", args) + " failed:\n" + out;
+    }
+}
