@@ -220,6 +220,17 @@ topo_settle() {
     sleep 0.1   # the IGMP/MLD reports that follow (1 ms intervals, see ns_init)
 }
 
+# pod_on_bridge NODE-NS CNI0-MAC GATEWAY VETH VETH-MAC POD-NS POD-MAC POD-IP: the node's cni0 bridge (a /24,
+# the gateway its address) and one pod on it through a veth pair.
+pod_on_bridge() {
+    local node=$1 cni0_mac=$2 gw=$3 veth=$4 veth_mac=$5 pod=$6 pod_mac=$7 pod_ip=$8
+    nsx "$node" ip link add cni0 address "$cni0_mac" type bridge
+    nsx "$node" ip link add "$veth" address "$veth_mac" type veth peer name eth0 netns "$pod" address "$pod_mac"
+    nsx "$node" ip link set "$veth" master cni0
+    nsx "$node" ip addr add "$gw/24" dev cni0
+    nsx "$pod" ip addr add "$pod_ip/24" dev eth0
+}
+
 # topo2_up: two nodes joined by a Flannel-style VXLAN (IPv4 only), for the cross-node scenarios.
 #
 #   pdlab-a  eth0 ─ veth-a ─ cni0 10.244.0.1   pdlab-node    flannel.1 10.244.0.0 (VXLAN 1, :8472)
@@ -252,20 +263,10 @@ topo2_up() {
     nsx "$NS_NET" ip link set na master br0
     nsx "$NS_NET" ip link set nb master br0
 
-    # Node A, pod A.
-    nsx "$NS_NODE" ip link add cni0 address "$MAC_CNI0" type bridge
-    nsx "$NS_NODE" ip link add veth-a address "$MAC_VETH_A" type veth peer name eth0 netns "$NS_A" address "$MAC_A_ETH0"
-    nsx "$NS_NODE" ip link set veth-a master cni0
-    nsx "$NS_NODE" ip addr add "$GW4/24" dev cni0
     nsx "$NS_NODE" ip addr add "$NODE4/24" dev eth0
-    nsx "$NS_A" ip addr add "$A4/24" dev eth0
-    # Node B, pod C.
-    nsx "$NS_NODE_B" ip link add cni0 address "$MAC_B_CNI0" type bridge
-    nsx "$NS_NODE_B" ip link add veth-c address "$MAC_VETH_C" type veth peer name eth0 netns "$NS_C" address "$MAC_C_ETH0"
-    nsx "$NS_NODE_B" ip link set veth-c master cni0
-    nsx "$NS_NODE_B" ip addr add "$GW4_B/24" dev cni0
     nsx "$NS_NODE_B" ip addr add "$NODE_B4/24" dev eth0
-    nsx "$NS_C" ip addr add "$C4/24" dev eth0
+    pod_on_bridge "$NS_NODE" "$MAC_CNI0" "$GW4" veth-a "$MAC_VETH_A" "$NS_A" "$MAC_A_ETH0" "$A4"
+    pod_on_bridge "$NS_NODE_B" "$MAC_B_CNI0" "$GW4_B" veth-c "$MAC_VETH_C" "$NS_C" "$MAC_C_ETH0" "$C4"
 
     nsx "$NS_NODE" ip link add flannel.1 address "$MAC_FLANNEL" type vxlan id 1 local "$NODE4" dev eth0 \
         dstport "$VXLAN_PORT" nolearning
