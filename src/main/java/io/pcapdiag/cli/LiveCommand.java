@@ -144,6 +144,12 @@ public final class LiveCommand implements Callable<Integer> {
                     + " answer is said once; capture goes on.")
     LiveContext.Watch watchCluster;
 
+    @Option(names = "--events", negatable = false,
+            description = "Post each new finding as a Kubernetes Event (events.k8s.io/v1) on the Service or Pod it involves"
+                    + " (kubectl describe, kubectl events show it): needs the cluster watched and RBAC create on events; one"
+                    + " Event per finding per 10 minutes, at most 30 a minute.")
+    boolean events;
+
     @Option(names = "--kubeconfig", paramLabel = "FILE",
             description = "The kubeconfig to watch the cluster with (else $KUBECONFIG, ~/.kube/config or the pod's"
                     + " service account).")
@@ -188,13 +194,19 @@ public final class LiveCommand implements Callable<Integer> {
                 analysis.cluster != null, System.getenv(), say)) {
             List<io.pcapdiag.context.Context> all = new java.util.ArrayList<>(options.context());
             all.addAll(known.contexts());
+            if (events && known.client() == null) {
+                throw new IllegalArgumentException("--events needs the cluster watched: run it in a pod with its service"
+                        + " account, or give --kubeconfig (and not --watch-cluster=off or --cluster)");
+            }
             return run(out, err, settings, timing, failOn,
-                    new io.pcapdiag.analysis.Analysis.Options(options.maxOpen(), options.maxFindings(), all, options.listAttempts()));
+                    new io.pcapdiag.analysis.Analysis.Options(options.maxOpen(), options.maxFindings(), all, options.listAttempts()),
+                    known.client());
         }
     }
 
     private int run(PrintWriter out, PrintWriter err, CaptureSettings settings, LiveSession.Timing timing, Severity failOn,
-            io.pcapdiag.analysis.Analysis.Options options) throws InterruptedException {
+            io.pcapdiag.analysis.Analysis.Options options, io.fabric8.kubernetes.client.KubernetesClient cluster)
+            throws InterruptedException {
         String node = System.getenv("NODE_NAME");
         Runnable[] stopper = {() -> { }};
         LiveMetrics metrics = new LiveMetrics(node);
@@ -249,10 +261,18 @@ public final class LiveCommand implements Callable<Integer> {
                 }
             }
         };
-        LiveSession session = new LiveSession(settings, timing, options, List.of(output, metrics), maxFindings, line -> {
-            err.println("pcapdiag: " + line);
-            err.flush();
-        });
+        java.util.function.Consumer<String> say = line -> {
+            synchronized (err) {
+                err.println("pcapdiag: " + line);
+                err.flush();
+            }
+        };
+        List<Reporter> reporters = new java.util.ArrayList<>(List.of(output, metrics));
+        io.pcapdiag.cluster.FindingEvents posted = events ? new io.pcapdiag.cluster.FindingEvents(cluster, node, say, System::nanoTime) : null;
+        if (posted != null) {
+            reporters.add(posted);
+        }
+        LiveSession session = new LiveSession(settings, timing, options, reporters, maxFindings, say);
         stopper[0] = session::requestStop;
         if (metricsPort > 0) {
             try {
@@ -289,6 +309,9 @@ public final class LiveCommand implements Callable<Integer> {
             code[0] = ExitCodes.NO_INPUT;
         } finally {
             metrics.close();
+            if (posted != null) {
+                posted.close();
+            }
             out.flush();
             err.flush();
             done.countDown();

@@ -40,6 +40,7 @@ final class LiveContext implements AutoCloseable {
     private final List<Context> contexts = new ArrayList<>();
     private ScheduledExecutorService sampler;
     private ClusterWatch watch;
+    private KubernetesClient client;
 
     private LiveContext() {
     }
@@ -109,7 +110,7 @@ final class LiveContext implements AutoCloseable {
         } else {
             config = Config.autoConfigure(null);
         }
-        KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+        client = new KubernetesClientBuilder().withConfig(config).build();
         String where = client.getMasterUrl().toString();
         watch = ClusterWatch.start(client, new ClusterWatch.Listener() {
             @Override
@@ -132,6 +133,11 @@ final class LiveContext implements AutoCloseable {
 
     List<Context> contexts() {
         return List.copyOf(contexts);
+    }
+
+    /** The client the cluster is watched with, or null when it is not (live --events posts with it). */
+    KubernetesClient client() {
+        return client;
     }
 
     @Override

@@ -176,6 +176,29 @@ class ManifestsTest {
     }
 
     /**
+     * The events variant: the default plus create on events.k8s.io/events and --events among live's arguments
+     * (which live accepts), nothing else.
+     */
+    @Test
+    void theEventsVariantAddsTheFlagAndCreateOnEventsOnly() throws Exception {
+        List<HasMetadata> base = rendered("base");
+        List<HasMetadata> events = rendered("events");
+        DaemonSet ds = (DaemonSet) events.stream().filter(o -> o instanceof DaemonSet).findFirst().orElseThrow();
+        List<String> args = container(ds).getArgs();
+        assertEquals("--events", args.get(args.size() - 1));
+        CommandLine.ParseResult parsed = new CommandLine(new Main()).parseArgs(args.toArray(String[]::new));
+        assertTrue(parsed.subcommand().hasMatchedOption("--events"));
+        List<io.fabric8.kubernetes.api.model.rbac.PolicyRule> added = events.stream()
+                .filter(o -> o instanceof io.fabric8.kubernetes.api.model.rbac.ClusterRole r && r.getMetadata().getName().equals("pcapdiag-events"))
+                .flatMap(o -> ((io.fabric8.kubernetes.api.model.rbac.ClusterRole) o).getRules().stream()).toList();
+        assertEquals(1, added.size());
+        assertEquals(List.of("events.k8s.io"), added.get(0).getApiGroups());
+        assertEquals(List.of("events"), added.get(0).getResources());
+        assertEquals(List.of("create"), added.get(0).getVerbs());
+        assertEquals(base.size() + 2, events.size(), "the role and its binding, nothing else");
+    }
+
+    /**
      * kubectl renders both variants, every object lands in its namespace, and the privileged one differs from
      * the default in the container's securityContext alone.
      */
