@@ -89,6 +89,15 @@ class ImageSmokeTest {
         assertEquals("", a.err(), "nothing on stderr (no 'Picked up JAVA_TOOL_OPTIONS')");
         assertEquals(Files.readString(PROJECT.resolve(capture + ".expected.txt"), StandardCharsets.UTF_8), a.out());
         System.out.println("image analyze " + capture + ": golden report, byte for byte, in " + a.millis() + " ms");
+        // With its cluster snapshot and node facts: the fabric8 model and the rest of the runtime's modules at work.
+        String scenario = "captures/hairpin-no-brnf/";
+        List<String> context = new ArrayList<>(podman);
+        context.addAll(List.of("-v", PROJECT.resolve("captures") + ":/work/captures:ro", "-w", "/work", IMAGE,
+                "analyze", "--color", "never", "--cluster", scenario + "cluster.json", "--node-facts", scenario + "node-facts.json",
+                scenario + "context/any.pcap"));
+        Run ctx = run(context, Map.of());
+        assertEquals(0, ctx.code(), ctx.err());
+        assertEquals(Files.readString(PROJECT.resolve(scenario + "context/any.pcap.expected.txt"), StandardCharsets.UTF_8), ctx.out());
 
         // Bad input: the launcher's exit code and one line.
         List<String> missing = new ArrayList<>(podman);
