@@ -30,8 +30,10 @@ public final class AnalysisOptions {
 
     @Option(names = "--node-facts", paramLabel = "FILE",
             description = "The capture's node as pcapdiag node-facts described it: names interfaces and confirms or rules"
-                    + " out the causes that depend on the node (sysctls, hairpin mode, local addresses, counters).")
-    Path nodeFacts;
+                    + " out the causes that depend on the node (sysctls, hairpin mode, local addresses, counters). Give it"
+                    + " once per node with captures of several nodes (--label): the first (or --node's) judges causes, each"
+                    + " names the interfaces and topology of its own node's captures.")
+    List<Path> nodeFacts = new ArrayList<>();
 
     @Option(names = "--node", paramLabel = "NAME",
             description = "The node the capture was taken on (else the node facts' name, else inferred from the cluster).")
@@ -111,8 +113,9 @@ public final class AnalysisOptions {
         if (node != null) {
             context.add(new CaptureNode(node));
         }
-        if (nodeFacts != null) {
-            context.add(ContextFiles.nodeFacts(nodeFacts, node, warn));
+        if (!nodeFacts.isEmpty()) {
+            // Only then: loading ContextFiles loads the node-facts classes, which analyze alone never needs.
+            context.addAll(ContextFiles.nodeFacts(nodeFacts, node, warn));
         }
         if (cluster != null) {
             context.add(ContextFiles.cluster(cluster, warn));

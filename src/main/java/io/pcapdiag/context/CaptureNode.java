@@ -10,6 +10,12 @@ public final class CaptureNode implements Context {
         this.name = name;
     }
 
+    /** What this says is about the capture's node: for another labelled node it says nothing. */
+    @Override
+    public Context forNode(String node) {
+        return node == null || node.equals(name) ? this : Context.none();
+    }
+
     @Override
     public Optional<Reading> captureNode() {
         return Optional.of(new Reading("node", name, new Fact(Source.FLAG, "the capture was taken on " + name + " (--node)")));

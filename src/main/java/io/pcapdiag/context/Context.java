@@ -146,6 +146,14 @@ public interface Context {
         return List.of();
     }
 
+    /**
+     * What speaks for {@code node} (a capture's {@code --label}), or for the capture's own node when null: node facts
+     * answer only for their own node (interface indexes, routes and addresses are each node's), the cluster for all.
+     */
+    default Context forNode(String node) {
+        return this;
+    }
+
     /** Several sources as one: each question goes to them in order, and the first that knows answers. */
     static Context of(List<Context> sources) {
         List<Context> all = List.copyOf(sources);
@@ -157,6 +165,11 @@ public interface Context {
             @Override
             public boolean informs() {
                 return all.stream().anyMatch(Context::informs);
+            }
+
+            @Override
+            public Context forNode(String node) {
+                return node == null ? this : of(all.stream().map(c -> c.forNode(node)).toList());
             }
 
             @Override

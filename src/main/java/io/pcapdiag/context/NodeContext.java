@@ -50,6 +50,13 @@ public final class NodeContext implements Context {
         return true;
     }
 
+    /** These facts speak for their own node only (for any when their node is not named). */
+    @Override
+    public Context forNode(String other) {
+        refresh();
+        return other == null || !facts.nodeName().isKnown() || other.equals(facts.nodeName().value()) ? this : Context.none();
+    }
+
     @Override
     public Optional<Reading> captureNode() {
         refresh();

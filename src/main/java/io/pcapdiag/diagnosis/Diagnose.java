@@ -130,8 +130,7 @@ public final class Diagnose {
         String node = s.capture.node();
         String iface = s.interfaceName;
         if (iface == null && s.ifIndex >= 0) {
-            iface = (describes(context, node) ? context.interfaceName(s.ifIndex) : Optional.<String>empty())
-                    .orElse("ifindex " + s.ifIndex);
+            iface = context.forNode(node).interfaceName(s.ifIndex).orElse("ifindex " + s.ifIndex);
         }
         if (iface == null) {
             iface = s.capture.labelledInterface();
@@ -160,19 +159,21 @@ public final class Diagnose {
             return "after " + last.place() + ", before " + targetNode + ": it left " + last.node() + " and never reached "
                     + targetNode + " (its capture has no copy of it)";
         }
-        // The node's topology tells what comes next only where the SYN was last seen on that node.
-        List<String> expected = describes(context, last.node()) ? context.expectedPath(dst.withoutPort()) : List.of();
+        // The topology of the node where the SYN was last seen tells what comes next there.
+        Context there = context.forNode(last.node());
+        List<String> expected = there.expectedPath(dst.withoutPort());
         if (expected.isEmpty()) {
             return null;
         }
         Set<String> seenOn = new HashSet<>();
-        path.forEach(h -> seenOn.add(h.iface()));
+        path.stream().filter(h -> java.util.Objects.equals(h.node(), last.node())).forEach(h -> seenOn.add(h.iface()));
         for (Sighting s : a.frames()) {
             // Inside a tunnel, on a capture that does not name its interface: it was on the device that holds the
             // node's end of the tunnel (eth0 under flannel.1), leaving or arriving.
-            if (s.tunnel != null && s.interfaceName == null && s.ifIndex < 0 && !s.icmp) {
-                context.localAddress(s.tunnel.source()).map(Reading::value).ifPresent(seenOn::add);
-                context.localAddress(s.tunnel.destination()).map(Reading::value).ifPresent(seenOn::add);
+            if (s.tunnel != null && s.interfaceName == null && s.ifIndex < 0 && !s.icmp
+                    && java.util.Objects.equals(s.capture.node(), last.node())) {
+                there.localAddress(s.tunnel.source()).map(Reading::value).ifPresent(seenOn::add);
+                there.localAddress(s.tunnel.destination()).map(Reading::value).ifPresent(seenOn::add);
             }
         }
         int reached = -1;
@@ -210,19 +211,11 @@ public final class Diagnose {
         return out;
     }
 
-    /**
-     * Whether the node facts speak for a capture of {@code node}: yes unless it is labelled with another node's name
-     * than theirs (interface indexes and routes are each node's own).
-     */
-    static boolean describes(Context context, String node) {
-        return node == null || context.captureNode().map(r -> node.equals(r.value())).orElse(true);
-    }
-
     /** An evidence packet; a Linux cooked capture's interface index is named when the node facts know it. */
     private static EvidencePacket packet(Role role, Sighting s, Context context) {
         String where = PacketLine.where(s);
-        if (s.interfaceName == null && s.ifIndex >= 0 && describes(context, s.capture.node())) {
-            Optional<String> name = context.interfaceName(s.ifIndex);
+        if (s.interfaceName == null && s.ifIndex >= 0) {
+            Optional<String> name = context.forNode(s.capture.node()).interfaceName(s.ifIndex);
             if (name.isPresent()) {
                 where = where.replace("ifindex " + s.ifIndex, name.get());
             }

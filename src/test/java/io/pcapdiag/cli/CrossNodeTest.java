@@ -110,6 +110,37 @@ class CrossNodeTest {
         assertEquals("confirmed", cause(f, "network-policy"));
     }
 
+    /**
+     * Both nodes' captures with both nodes' facts: each node's facts name its own interfaces on the path, and node B's
+     * topology places the drop after its flannel.1, before its cni0; causes are judged on node A's (the first).
+     */
+    @Test
+    void eachNodesFactsSpeakForItsOwnCaptures() throws Exception {
+        String d = dir("cross-node-remote-drop");
+        JsonNode both = analyze("--cluster", d + "cluster.json", "--node-facts", d + "node-facts.json", "--node-facts",
+                d + "node-b-facts.json", "--label", d + "any.pcap=" + NODE_A, "--label", d + "node-b-any.pcap=" + NODE_B,
+                d + "any.pcap", d + "node-b-any.pcap");
+        JsonNode f = both.get("findings").get(0);
+        List<String> places = new ArrayList<>();
+        f.get("path").forEach(h -> places.add(h.get("node").asText() + " " + h.get("interface").asText() + " "
+                + h.get("direction").asText()));
+        assertEquals(List.of("pdlab-node veth-a in", "pdlab-node cni0 in", "pdlab-node flannel.1 out", "pdlab-node eth0 out",
+                "pdlab-node-b eth0 in", "pdlab-node-b flannel.1 in"), places);
+        assertEquals("after pdlab-node-b flannel.1 in, before cni0", f.get("vanished_between").asText());
+        JsonNode rp = null;
+        for (JsonNode c : f.get("causes")) {
+            if (c.get("id").asText().equals("rp-filter")) {
+                rp = c;
+            }
+        }
+        assertNotNull(rp);
+        String facts = rp.get("facts").toString();
+        assertTrue(facts.contains(" on pdlab-node") && !facts.contains("pdlab-node-b"), "causes are judged on the first node's facts: " + facts);
+        CliRun twice = CliRun.of("analyze", "--node-facts", d + "node-facts.json", "--node-facts", d + "node-facts.json", d + "any.pcap");
+        assertEquals(ExitCodes.USAGE, twice.code());
+        assertTrue(twice.err().contains("a second file for pdlab-node"), twice.err());
+    }
+
     /** Rejected by a policy on node B: the ICMP error comes back from node B's VTEP address, inside the tunnel. */
     @Test
     void rejectedOnTheRemoteNodeIsAPolicyRejectFromItsTunnelAddress() throws Exception {
