@@ -159,30 +159,53 @@ public final class Diagnose {
             return "after " + last.place() + ", before " + targetNode + ": it left " + last.node() + " and never reached "
                     + targetNode + " (its capture has no copy of it)";
         }
-        // The topology of the node where the SYN was last seen tells what comes next there.
+        // The topology of the node where the SYN was last seen tells what comes next there; it places the loss only
+        // where the capture says where it was taken (an interface), or a tunnel's address says it.
         Context there = context.forNode(last.node());
+        Set<String> leftBy = new HashSet<>();
+        boolean placed = last.iface() != null;
+        for (PathHop h : path) {
+            // A device it left through (or seen on, where the capture does not tell the direction); arriving on a
+            // device is not leaving by it.
+            if (java.util.Objects.equals(h.node(), last.node()) && h.iface() != null && !"in".equals(h.direction())) {
+                leftBy.add(h.iface());
+            }
+        }
+        for (Sighting s : a.frames()) {
+            // Inside a tunnel, on a capture that does not name its interface: it was on the device that holds the
+            // node's end of the tunnel (eth0 under flannel.1): leaving when the tunnel starts here, else arriving.
+            if (s.tunnel != null && s.interfaceName == null && s.ifIndex < 0 && !s.icmp
+                    && java.util.Objects.equals(s.capture.node(), last.node())) {
+                Optional<String> out = there.localAddress(s.tunnel.source()).map(Reading::value);
+                out.ifPresent(leftBy::add);
+                placed |= out.isPresent() || there.localAddress(s.tunnel.destination()).map(Reading::value).isPresent();
+            }
+        }
+        if (!placed) {
+            return null;
+        }
+        String after = "after " + last.place() + (last.afterDnat() ? " (DNAT'ed to " + last.destination() + ")" : "");
+        Optional<Reading> local = there.localAddress(dst.withoutPort());
+        if (local.isPresent() && local.get().value() != null) {
+            return after + ", inside the node: " + dst.address() + " is its own address (on " + local.get().value()
+                    + "), and no answer left it";
+        }
+        if (a.natCopy() == null) {
+            Optional<io.pcapdiag.context.ServiceFacts> svc = there.service(dst);
+            if (svc.isPresent()) {
+                return after + ", before a DNAT'ed copy to a backend of " + svc.get().ref().text() + ": none was captured";
+            }
+        }
         List<String> expected = there.expectedPath(dst.withoutPort());
         if (expected.isEmpty()) {
             return null;
         }
-        Set<String> seenOn = new HashSet<>();
-        path.stream().filter(h -> java.util.Objects.equals(h.node(), last.node())).forEach(h -> seenOn.add(h.iface()));
-        for (Sighting s : a.frames()) {
-            // Inside a tunnel, on a capture that does not name its interface: it was on the device that holds the
-            // node's end of the tunnel (eth0 under flannel.1), leaving or arriving.
-            if (s.tunnel != null && s.interfaceName == null && s.ifIndex < 0 && !s.icmp
-                    && java.util.Objects.equals(s.capture.node(), last.node())) {
-                there.localAddress(s.tunnel.source()).map(Reading::value).ifPresent(seenOn::add);
-                there.localAddress(s.tunnel.destination()).map(Reading::value).ifPresent(seenOn::add);
-            }
-        }
         int reached = -1;
         for (int i = 0; i < expected.size(); i++) {
-            if (seenOn.contains(expected.get(i))) {
+            if (leftBy.contains(expected.get(i))) {
                 reached = i;
             }
         }
-        String after = "after " + last.place() + (last.afterDnat() ? " (DNAT'ed to " + last.destination() + ")" : "");
         if (reached == expected.size() - 1) {
             return after + ", at " + expected.get(reached) + " or beyond: it was delivered towards " + dst.address()
                     + " and no answer came back";
