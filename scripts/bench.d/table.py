@@ -57,6 +57,13 @@ def main(argv):
             flag = "" if ok else "  [FAILED RUN]"
             print(f"{lead}  {tool:<20} {n:>4} {wall:>8.3f} {rss:>8.1f}  {vs}{flag}")
             first = False
+        if "tcpdump" in med:
+            # The target of the speed work: each output format against libpcap's own read of the same file.
+            formats = [(label, med[t][0]) for label, t in (("text", "pcapdiag"), ("json", "pcapdiag json"),
+                                                            ("jsonl", "pcapdiag jsonl")) if t in med]
+            if formats:
+                print(" " * 37 + "pcapdiag " + "/".join(l for l, _ in formats) + " vs tcpdump -r -w /dev/null: "
+                      + " / ".join(f"{w / med['tcpdump'][0]:.2f}x" for _, w in formats))
         if "pcapdiag" in med and packets >= 10_000:
             mbps = size / 1e6 / med["pcapdiag"][0] if med["pcapdiag"][0] > 0 else 0
             print(" " * 37 + f"pcapdiag throughput {mbps:,.0f} MB/s, "
