@@ -8,6 +8,7 @@ import io.pcapdiag.rules.Pattern;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -72,7 +73,11 @@ public final class JsonLinesReporter implements Reporter {
             head.put("interfaces", r.live().interfaces());
         }
         head.put("findings_listed", doc.findings().size());
-        ObjectNode body = JsonReporter.MAPPER.valueToTree(doc);
+        ObjectNode body = JsonReporter.MAPPER.valueToTree(r.live() == null
+                // Offline the findings and attempts went on lines of their own: not turned into a tree to be dropped.
+                ? new JsonReporter.Document(doc.schema(), List.of(), doc.findingsNotListed(), doc.attempts(), doc.tracker(),
+                        doc.captures(), List.of(), doc.attemptsNotListed())
+                : doc);
         if (r.live() == null) {
             body.remove("findings");
             body.remove("attempt_list");
@@ -90,16 +95,24 @@ public final class JsonLinesReporter implements Reporter {
         return head;
     }
 
-    /** {@code {"event":..., <head>..., <body's properties, snake_case>}}; body may be null. */
+    /**
+     * {@code {"event":..., <head>..., <body's properties, snake_case>}}; body may be null. The body is written as it
+     * serialises, its braces dropped, after the head's properties (no key is in both): no tree of it is built.
+     */
     private void line(String event, Map<String, ?> head, Object body) {
         ObjectNode n = JsonReporter.MAPPER.createObjectNode();
         n.put("event", event);
         head.forEach((k, v) -> n.set(k, JsonReporter.MAPPER.valueToTree(v)));
-        if (body != null) {
-            n.setAll((ObjectNode) JsonReporter.MAPPER.valueToTree(body));
-        }
         try {
-            out.println(JsonReporter.MAPPER.writeValueAsString(n));
+            String h = JsonReporter.MAPPER.writeValueAsString(n);
+            String b = body == null ? "{}" : JsonReporter.MAPPER.writeValueAsString(body);
+            if (b.length() > 2) {
+                out.print(h.substring(0, h.length() - 1));
+                out.print(',');
+                out.println(b.substring(1));
+            } else {
+                out.println(h);
+            }
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
