@@ -34,7 +34,8 @@ public final class JsonLinesReporter implements Reporter {
         if (previous != null) {
             head.put("previous_pattern", previous.id());
         }
-        line("finding", head, JsonReporter.finding(d));
+        JsonReporter.FindingDto f = JsonReporter.finding(d);
+        line("finding", head, g -> JsonWriter.findingFields(g, f));
         out.flush();
     }
 
@@ -62,10 +63,10 @@ public final class JsonLinesReporter implements Reporter {
                 head.put("node", node);
             }
             for (JsonReporter.FindingDto f : doc.findings()) {
-                line("finding", head, f);
+                line("finding", head, g -> JsonWriter.findingFields(g, f));
             }
             for (JsonReporter.AttemptDto a : doc.attemptList()) {
-                line("attempt", head, a);
+                line("attempt", head, g -> JsonWriter.attemptFields(g, a));
             }
         } else {
             head = head(r.live().endNanos());
@@ -73,16 +74,9 @@ public final class JsonLinesReporter implements Reporter {
             head.put("interfaces", r.live().interfaces());
         }
         head.put("findings_listed", doc.findings().size());
-        ObjectNode body = JsonReporter.MAPPER.valueToTree(r.live() == null
-                // Offline the findings and attempts went on lines of their own: not turned into a tree to be dropped.
-                ? new JsonReporter.Document(doc.schema(), List.of(), doc.findingsNotListed(), doc.attempts(), doc.tracker(),
-                        doc.captures(), List.of(), doc.attemptsNotListed())
-                : doc);
-        if (r.live() == null) {
-            body.remove("findings");
-            body.remove("attempt_list");
-        }
-        line("report", head, body);
+        // Offline the findings and attempts went on lines of their own.
+        boolean lists = r.live() != null;
+        line("report", head, g -> JsonWriter.documentFields(g, doc, lists));
         out.flush();
     }
 
@@ -99,22 +93,32 @@ public final class JsonLinesReporter implements Reporter {
      * {@code {"event":..., <head>..., <body's properties, snake_case>}}; body may be null. The body is written as it
      * serialises, its braces dropped, after the head's properties (no key is in both): no tree of it is built.
      */
-    private void line(String event, Map<String, ?> head, Object body) {
+    private void line(String event, Map<String, ?> head, Fields body) {
         ObjectNode n = JsonReporter.MAPPER.createObjectNode();
         n.put("event", event);
         head.forEach((k, v) -> n.set(k, JsonReporter.MAPPER.valueToTree(v)));
         try {
             String h = JsonReporter.MAPPER.writeValueAsString(n);
-            String b = body == null ? "{}" : JsonReporter.MAPPER.writeValueAsString(body);
-            if (b.length() > 2) {
-                out.print(h.substring(0, h.length() - 1));
-                out.print(',');
-                out.println(b.substring(1));
-            } else {
+            if (body == null) {
                 out.println(h);
+                return;
             }
-        } catch (JsonProcessingException e) {
+            java.io.StringWriter b = new java.io.StringWriter();
+            try (com.fasterxml.jackson.core.JsonGenerator g = JsonReporter.MAPPER.getFactory().createGenerator(b)) {
+                g.writeStartObject();
+                body.write(g);
+                g.writeEndObject();
+            }
+            out.print(h.substring(0, h.length() - 1));
+            out.print(',');
+            out.println(b.getBuffer().substring(1));
+        } catch (java.io.IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A line's own properties, written into its object. */
+    private interface Fields {
+        void write(com.fasterxml.jackson.core.JsonGenerator g) throws java.io.IOException;
     }
 }

@@ -118,7 +118,10 @@ public final class JsonReporter implements Reporter {
     @Override
     public void report(Report r) {
         try {
-            MAPPER.writerWithDefaultPrettyPrinter().writeValue(new NonClosing(out), document(r));
+            try (com.fasterxml.jackson.core.JsonGenerator g = MAPPER.getFactory().createGenerator(new NonClosing(out))) {
+                g.setPrettyPrinter(new com.fasterxml.jackson.core.util.DefaultPrettyPrinter());
+                JsonWriter.document(g, document(r), true);
+            }
             out.write(System.lineSeparator());
             out.flush();
         } catch (IOException e) {
