@@ -3,7 +3,10 @@ package io.pcapdiag.cli;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,7 +14,6 @@ import picocli.CommandLine.Command;
 @Command(name = "pcapdiag", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Node-level packet-capture analyzer for Kubernetes: pairs every TCP SYN with what answered it "
                 + "and names what Kubernetes service networking did wrong.",
-        subcommands = {AnalyzeCommand.class, LiveCommand.class, CheckCommand.class, NodeFactsCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:analysed (or captured, or node facts written); no finding at or above --fail-on",
             "1:findings at or above --fail-on SEVERITY",
@@ -30,6 +32,11 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         Locale.setDefault(Locale.ROOT);
+        // picocli looks for Groovy's Closure class on the class path once per run unless told not to: a miss that
+        // searches every jar, 8 ms of start-up (PERFORMANCE.md). pcapdiag has no Groovy.
+        if (System.getProperty("picocli.disable.closures") == null) {
+            System.setProperty("picocli.disable.closures", "true");
+        }
         // Straight onto file descriptor 1, not through System.out: a PrintStream swallows write errors, and a full disk
         // or a closed pipe must end in exit code 5 with one line, not in a report that silently never arrived.
         PrintWriter out = new PrintWriter(new OutputStreamWriter(new java.io.FileOutputStream(java.io.FileDescriptor.out),
@@ -43,7 +50,7 @@ public final class Main implements Runnable {
 
     /** Runs the CLI with the given writers: what tests call in-process. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new Main());
+        CommandLine cl = commandLine(args);
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
@@ -67,6 +74,35 @@ public final class Main implements Runnable {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /** The subcommands, in the order the help lists them. */
+    private static final Map<String, Supplier<Object>> SUBCOMMANDS = new LinkedHashMap<>();
+
+    static {
+        SUBCOMMANDS.put("analyze", AnalyzeCommand::new);
+        SUBCOMMANDS.put("live", LiveCommand::new);
+        SUBCOMMANDS.put("check", CheckCommand::new);
+        SUBCOMMANDS.put("node-facts", NodeFactsCommand::new);
+        SUBCOMMANDS.put("help", CommandLine.HelpCommand::new);
+    }
+
+    /**
+     * The command line for {@code args}. When the first argument names a subcommand, only that one is modelled:
+     * picocli builds a command's model by reflection over its annotated fields, and doing so for all five took
+     * about 40 ms of every run's start-up (PERFORMANCE.md). Anything else ({@code help}, {@code --help}, a typo)
+     * gets them all, so the top-level help and "did you mean" see every subcommand.
+     */
+    public static CommandLine commandLine(String[] args) {
+        CommandLine cl = new CommandLine(new Main());
+        String first = args.length > 0 ? args[0] : "";
+        Supplier<Object> only = "help".equals(first) ? null : SUBCOMMANDS.get(first);
+        if (only != null) {
+            cl.addSubcommand(first, only.get());
+        } else {
+            SUBCOMMANDS.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+        }
+        return cl;
     }
 
     /** Version from the jar manifest, or "dev" when run from classes. */
