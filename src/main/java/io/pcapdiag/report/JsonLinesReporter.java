@@ -1,7 +1,6 @@
 package io.pcapdiag.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.rules.Pattern;
@@ -10,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * JSON Lines ({@code --format jsonl}): one compact object per line for log pipelines, each starting with
@@ -90,35 +90,64 @@ public final class JsonLinesReporter implements Reporter {
     }
 
     /**
-     * {@code {"event":..., <head>..., <body's properties, snake_case>}}; body may be null. The body is written as it
-     * serialises, its braces dropped, after the head's properties (no key is in both): no tree of it is built.
+     * {@code {"event":..., <head>..., <body's properties, snake_case>}}; body may be null. One generator writes the
+     * line as it serialises: no tree of the head or the body is built (PERFORMANCE.md).
      */
     private void line(String event, Map<String, ?> head, Fields body) {
-        ObjectNode n = JsonReporter.MAPPER.createObjectNode();
-        n.put("event", event);
-        head.forEach((k, v) -> n.set(k, JsonReporter.MAPPER.valueToTree(v)));
         try {
-            String h = JsonReporter.MAPPER.writeValueAsString(n);
-            if (body == null) {
-                out.println(h);
-                return;
-            }
-            java.io.StringWriter b = new java.io.StringWriter();
-            try (com.fasterxml.jackson.core.JsonGenerator g = JsonReporter.MAPPER.getFactory().createGenerator(b)) {
+            try (JsonGenerator g = JsonReporter.FACTORY.createGenerator(new JsonReporter.NonClosing(out))) {
                 g.writeStartObject();
-                body.write(g);
+                g.writeStringField("event", event);
+                for (Map.Entry<String, ?> e : head.entrySet()) {
+                    g.writeFieldName(e.getKey());
+                    value(g, e.getValue());
+                }
+                if (body != null) {
+                    body.write(g);
+                }
                 g.writeEndObject();
             }
-            out.print(h.substring(0, h.length() - 1));
-            out.print(',');
-            out.println(b.getBuffer().substring(1));
+            out.println();
         } catch (java.io.IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
+    /**
+     * A head value as data binding writes it (maps sorted by key): strings, numbers, booleans, maps and lists here,
+     * anything else (a record: live mode's interface states) through {@link JsonReporter.Binding#MAPPER}.
+     */
+    static void value(JsonGenerator g, Object v) throws java.io.IOException {
+        if (v == null) {
+            g.writeNull();
+        } else if (v instanceof String s) {
+            g.writeString(s);
+        } else if (v instanceof Integer i) {
+            g.writeNumber(i);
+        } else if (v instanceof Long l) {
+            g.writeNumber(l);
+        } else if (v instanceof Boolean b) {
+            g.writeBoolean(b);
+        } else if (v instanceof Map<?, ?> m) {
+            g.writeStartObject();
+            for (Map.Entry<?, ?> e : new TreeMap<>(m).entrySet()) {
+                g.writeFieldName(String.valueOf(e.getKey()));
+                value(g, e.getValue());
+            }
+            g.writeEndObject();
+        } else if (v instanceof List<?> list) {
+            g.writeStartArray();
+            for (Object o : list) {
+                value(g, o);
+            }
+            g.writeEndArray();
+        } else {
+            JsonReporter.Binding.MAPPER.writeValue(g, v);
+        }
+    }
+
     /** A line's own properties, written into its object. */
     private interface Fields {
-        void write(com.fasterxml.jackson.core.JsonGenerator g) throws java.io.IOException;
+        void write(JsonGenerator g) throws java.io.IOException;
     }
 }

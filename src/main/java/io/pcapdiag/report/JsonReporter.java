@@ -2,6 +2,7 @@ package io.pcapdiag.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -39,10 +40,26 @@ public final class JsonReporter implements Reporter {
     /** Bumped when a key changes meaning or disappears; new keys do not bump it. */
     public static final int SCHEMA = 1;
 
-    static final ObjectMapper MAPPER = new ObjectMapper()
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .setSerializationInclusion(JsonInclude.Include.ALWAYS)
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    /**
+     * The streaming factory the reports are written through. Not an ObjectMapper's: setting up Jackson's data binding
+     * cost every JSON run 20 ms of start-up, and {@link JsonWriter} writes field by field without it (PERFORMANCE.md).
+     */
+    static final JsonFactory FACTORY = new JsonFactory();
+
+    /**
+     * Data binding with the document's conventions (snake_case, component order, maps sorted by key, nulls written):
+     * what {@link JsonWriter}'s output is held to, and what writes a value of a type it does not know. In a holder
+     * class, so that a run that never needs it never builds it.
+     */
+    static final class Binding {
+        static final ObjectMapper MAPPER = new ObjectMapper()
+                .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .setSerializationInclusion(JsonInclude.Include.ALWAYS)
+                .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+
+        private Binding() {
+        }
+    }
 
     /**
      * The document. {@code findings_not_listed}: per pattern, attempts in findings beyond --max-findings or
@@ -118,7 +135,7 @@ public final class JsonReporter implements Reporter {
     @Override
     public void report(Report r) {
         try {
-            try (com.fasterxml.jackson.core.JsonGenerator g = MAPPER.getFactory().createGenerator(new NonClosing(out))) {
+            try (com.fasterxml.jackson.core.JsonGenerator g = FACTORY.createGenerator(new NonClosing(out))) {
                 g.setPrettyPrinter(new com.fasterxml.jackson.core.util.DefaultPrettyPrinter());
                 JsonWriter.document(g, document(r), true);
             }
@@ -245,7 +262,7 @@ public final class JsonReporter implements Reporter {
     }
 
     /** Jackson closes the writer it is given; stdout must stay open for the caller. */
-    private static final class NonClosing extends java.io.FilterWriter {
+    static final class NonClosing extends java.io.FilterWriter {
         NonClosing(Writer w) {
             super(w);
         }

@@ -37,7 +37,7 @@ class JsonWriterTest {
 
     private static String streamed(JsonReporter.Document d) throws Exception {
         StringWriter w = new StringWriter();
-        try (JsonGenerator g = JsonReporter.MAPPER.getFactory().createGenerator(w)) {
+        try (JsonGenerator g = JsonReporter.FACTORY.createGenerator(w)) {
             g.setPrettyPrinter(new DefaultPrettyPrinter());
             JsonWriter.document(g, d, true);
         }
@@ -57,7 +57,7 @@ class JsonWriterTest {
         assertTrue(json.contains("\"display_filter_decode_as\" : \"udp.port==8472,vxlan\""), json);
         assertTrue(json.contains("\"offset_nanos\""), json);
         assertTrue(json.contains("\"connect_ms\" : null"), json);
-        assertEquals(JsonReporter.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(d), json);
+        assertEquals(JsonReporter.Binding.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(d), json);
     }
 
     @Test
@@ -65,7 +65,7 @@ class JsonWriterTest {
         for (String c : List.of("captures/delayed-connect/any.pcap", "captures/hairpin-no-brnf/any.pcap",
                 "captures/vip-local-reject-v6/any-snap96.pcap", "captures/healthy-direct/pod-eth0.pcap")) {
             JsonReporter.Document d = document(List.of(new Capture(0, PROJECT.resolve(c).toString())), List.of());
-            assertEquals(JsonReporter.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(d), streamed(d), c);
+            assertEquals(JsonReporter.Binding.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(d), streamed(d), c);
         }
     }
 }
