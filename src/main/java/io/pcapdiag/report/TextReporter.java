@@ -184,7 +184,8 @@ public final class TextReporter implements Reporter {
         out.println("  Evidence:");
         for (EvidencePacket p : d.evidence()) {
             String where = p.capture() + " #" + p.frame() + (p.iface() != null ? " " + p.iface() : "");
-            out.println(String.format(Locale.ROOT, "    %-10s %s  %s", p.role().id(), where, Times.utc(p.nanos())));
+            String role = p.role().id();
+            out.println("    " + role + " ".repeat(Math.max(0, 10 - role.length())) + " " + where + "  " + Times.utc(p.nanos()));
             out.println("               " + p.summary());
         }
         path(d);
