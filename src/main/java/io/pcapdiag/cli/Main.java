@@ -3,10 +3,8 @@ package io.pcapdiag.cli;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -77,14 +75,22 @@ public final class Main implements Runnable {
     }
 
     /** The subcommands, in the order the help lists them. */
-    private static final Map<String, Supplier<Object>> SUBCOMMANDS = new LinkedHashMap<>();
+    private static final List<String> SUBCOMMANDS = List.of("analyze", "live", "check", "node-facts", "help");
 
-    static {
-        SUBCOMMANDS.put("analyze", AnalyzeCommand::new);
-        SUBCOMMANDS.put("live", LiveCommand::new);
-        SUBCOMMANDS.put("check", CheckCommand::new);
-        SUBCOMMANDS.put("node-facts", NodeFactsCommand::new);
-        SUBCOMMANDS.put("help", CommandLine.HelpCommand::new);
+    /** A new instance of subcommand {@code name} (a switch, not a table of lambdas: each lambda costs start-up). */
+    private static Object subcommand(String name) {
+        switch (name) {
+            case "analyze":
+                return new AnalyzeCommand();
+            case "live":
+                return new LiveCommand();
+            case "check":
+                return new CheckCommand();
+            case "node-facts":
+                return new NodeFactsCommand();
+            default:
+                return new CommandLine.HelpCommand();
+        }
     }
 
     /**
@@ -96,11 +102,12 @@ public final class Main implements Runnable {
     public static CommandLine commandLine(String[] args) {
         CommandLine cl = new CommandLine(new Main());
         String first = args.length > 0 ? args[0] : "";
-        Supplier<Object> only = "help".equals(first) ? null : SUBCOMMANDS.get(first);
-        if (only != null) {
-            cl.addSubcommand(first, only.get());
+        if (!"help".equals(first) && SUBCOMMANDS.contains(first)) {
+            cl.addSubcommand(first, subcommand(first));
         } else {
-            SUBCOMMANDS.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+            for (String name : SUBCOMMANDS) {
+                cl.addSubcommand(name, subcommand(name));
+            }
         }
         return cl;
     }
