@@ -42,6 +42,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    /** Where the report and the messages go when the command line was read without picocli ({@link AnalyzeArgs}). */
+    java.io.PrintWriter out;
+    java.io.PrintWriter err;
+
     @Mixin
     CommonOptions common;
 
@@ -105,7 +109,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         for (int i = 0; i < files.size(); i++) {
             captures.add(new Capture(i, files.get(i), labelled.get(files.get(i))));
         }
-        var err = spec.commandLine().getErr();
+        var err = spec != null ? spec.commandLine().getErr() : this.err;
         Analysis a = new Analysis(analysis.toOptions(line -> err.println("pcapdiag: " + line)));
         try (Progress progress = Progress.start(a, err)) {
             a.read(captures, r::open, line -> {
@@ -116,7 +120,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             });
         }
         Result result = a.finish();
-        var out = spec.commandLine().getOut();
+        var out = spec != null ? spec.commandLine().getOut() : this.out;
         Reporter reporter = switch (format) {
             case text -> new TextReporter(out, common.useColor());
             case json -> new JsonReporter(out);

@@ -48,30 +48,44 @@ public final class Main implements Runnable {
 
     /** Runs the CLI with the given writers: what tests call in-process. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = commandLine(args);
-        cl.setOut(out);
-        cl.setErr(err);
-        cl.setCaseInsensitiveEnumValuesAllowed(true);
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            boolean verbose = parseResult.subcommand() != null
-                    && parseResult.subcommand().hasMatchedOption("-v");
-            if (ex instanceof IllegalArgumentException) {
-                commandLine.getErr().println("pcapdiag: " + ex.getMessage());
-                return ExitCodes.USAGE;
+        // analyze with plain arguments: read without picocli's reflective model (AnalyzeArgs); anything else: picocli.
+        AnalyzeCommand analyze = AnalyzeArgs.parse(args);
+        int code;
+        if (analyze != null) {
+            analyze.out = out;
+            analyze.err = err;
+            try {
+                code = analyze.call();
+            } catch (Exception e) { // as picocli hands what call() throws to the handler below
+                code = failed(e, analyze.common.verbose, err);
             }
-            commandLine.getErr().println("pcapdiag: " + ex);
-            if (verbose) {
-                ex.printStackTrace(commandLine.getErr());
-            } else {
-                commandLine.getErr().println("pcapdiag: run with -v for the stack trace");
-            }
-            return ExitCodes.INTERNAL;
-        });
-        cl.setExitCodeExceptionMapper(ex -> ExitCodes.USAGE);
-        int code = cl.execute(args);
+        } else {
+            CommandLine cl = commandLine(args);
+            cl.setOut(out);
+            cl.setErr(err);
+            cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> failed(ex, parseResult.subcommand() != null
+                    && parseResult.subcommand().hasMatchedOption("-v"), commandLine.getErr()));
+            cl.setExitCodeExceptionMapper(ex -> ExitCodes.USAGE);
+            code = cl.execute(args);
+        }
         out.flush();
         err.flush();
         return code;
+    }
+
+    /** What a command's failure prints, and its exit code: a bad argument is a usage error, anything else a bug. */
+    private static int failed(Exception ex, boolean verbose, PrintWriter err) {
+        if (ex instanceof IllegalArgumentException) {
+            err.println("pcapdiag: " + ex.getMessage());
+            return ExitCodes.USAGE;
+        }
+        err.println("pcapdiag: " + ex);
+        if (verbose) {
+            ex.printStackTrace(err);
+        } else {
+            err.println("pcapdiag: run with -v for the stack trace");
+        }
+        return ExitCodes.INTERNAL;
     }
 
     /** The subcommands, in the order the help lists them. */
@@ -94,10 +108,10 @@ public final class Main implements Runnable {
     }
 
     /**
-     * The command line for {@code args}. When the first argument names a subcommand, only that one is modelled:
-     * picocli builds a command's model by reflection over its annotated fields, and doing so for all five took
-     * about 40 ms of every run's start-up (PERFORMANCE.md). Anything else ({@code help}, {@code --help}, a typo)
-     * gets them all, so the top-level help and "did you mean" see every subcommand.
+     * picocli's command line for {@code args}. When the first argument names a subcommand, only that one is modelled:
+     * picocli builds a command's model by reflection over its annotated fields, and the four it does not need cost
+     * about 5 ms (PERFORMANCE.md). Anything else ({@code help}, {@code --help}, a typo) gets them all, so the
+     * top-level help and "did you mean" see every subcommand.
      */
     public static CommandLine commandLine(String[] args) {
         CommandLine cl = new CommandLine(new Main());
@@ -109,6 +123,7 @@ public final class Main implements Runnable {
                 cl.addSubcommand(name, subcommand(name));
             }
         }
+        cl.setCaseInsensitiveEnumValuesAllowed(true); // after the subcommands: it is set on those there are
         return cl;
     }
 
