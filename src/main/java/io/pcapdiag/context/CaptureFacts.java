@@ -4,6 +4,7 @@ import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.TimeOrder;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.track.EndpointTable;
 import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.Sighting;
 import io.pcapdiag.track.TrackerSink;
@@ -31,18 +32,31 @@ public final class CaptureFacts implements Context, TrackerSink {
     /** Addresses that answered a SYN to themselves with ICMP port unreachable: the earliest such answer. */
     private final Map<Endpoint, Sighting> localRejects = new HashMap<>();
     /** Per target address:port: its decided attempts, and the clients it answered whose attempts came first. */
-    private final Map<Endpoint, Target> targets = new HashMap<>();
+    private final EndpointTable<Target> targets = new EndpointTable<>();
     private final Map<Endpoint, Long> unpairedIcmp = new HashMap<>();
     /** Client addresses seen, the first {@link #MAX_CLIENTS}: which node a capture is from is inferred from them. */
     private final java.util.Set<Endpoint> clients = new java.util.LinkedHashSet<>();
+    /** {@link #clients} again, looked up without making an {@link Endpoint} per decided attempt. */
+    private final EndpointTable<Client> clientTable = new EndpointTable<>();
     private static final int MAX_CLIENTS = 1024;
     private boolean citeCaptures;
     private long overflow;
 
     /** One target's attempts and answered clients: one lookup per decided attempt. */
-    private static final class Target {
+    private static final class Target extends EndpointTable.Entry {
         long attempts;
         Answered answered;
+
+        Target(Endpoint target) {
+            super(target);
+        }
+    }
+
+    /** A client address in {@link #clientTable}. */
+    private static final class Client extends EndpointTable.Entry {
+        Client(Endpoint client) {
+            super(client);
+        }
     }
 
     /**
@@ -52,6 +66,9 @@ public final class CaptureFacts implements Context, TrackerSink {
     private static final class Answered {
         static final int CLIENTS_KEPT = 2;
         final Endpoint[] clients = new Endpoint[CLIENTS_KEPT];
+        /** The clients' addresses again, compared without reading the Endpoints (allocated elsewhere, not in cache). */
+        final long[] clientHis = new long[CLIENTS_KEPT];
+        final long[] clientLos = new long[CLIENTS_KEPT];
         /** Each client's first answered SYN: time, capture, frame (not the attempt: it must not outlive its decision). */
         final long[] nanos = new long[CLIENTS_KEPT];
         final Capture[] captures = new Capture[CLIENTS_KEPT];
@@ -64,25 +81,27 @@ public final class CaptureFacts implements Context, TrackerSink {
 
         private void set(int i, Endpoint client, long n, Capture c, long f) {
             clients[i] = client;
+            clientHis[i] = client.hi();
+            clientLos[i] = client.lo();
             nanos[i] = n;
             captures[i] = c;
             frames[i] = f;
         }
 
-        void add(Attempt a, Endpoint client) {
+        void add(Attempt a) {
             long n = a.synNanos();
             Capture c = a.synCapture();
             long f = a.synFrame();
             for (int i = 0; i < size; i++) {
-                if (clients[i].equals(client)) {
+                if (a.clientIs(clientHis[i], clientLos[i])) {
                     if (earlier(n, c, f, i)) {
-                        set(i, client, n, c, f);
+                        set(i, clients[i], n, c, f);
                     }
                     return;
                 }
             }
             if (size < CLIENTS_KEPT) {
-                set(size++, client, n, c, f);
+                set(size++, a.client(), n, c, f);
                 return;
             }
             int latest = 0;
@@ -92,7 +111,7 @@ public final class CaptureFacts implements Context, TrackerSink {
                 }
             }
             if (earlier(n, c, f, latest)) {
-                set(latest, client, n, c, f);
+                set(latest, a.client(), n, c, f);
             }
         }
 
@@ -124,14 +143,16 @@ public final class CaptureFacts implements Context, TrackerSink {
 
     @Override
     public void decided(Attempt a) {
-        Endpoint target = a.target();
-        if (clients.size() < MAX_CLIENTS) {
-            clients.add(a.client());
+        if (clients.size() < MAX_CLIENTS && a.clientIn(clientTable) == null) {
+            Endpoint client = a.client();
+            clients.add(client);
+            clientTable.put(new Client(client));
         }
-        Target t = targets.get(target);
-        if (t == null && room(targets)) {
-            t = new Target();
-            targets.put(target, t);
+        // Most attempts go to a target seen before, and need no Endpoint made (see EndpointTable).
+        Target t = a.targetIn(targets);
+        if (t == null && room(targets.size())) {
+            t = new Target(a.target());
+            targets.put(t);
         }
         if (t != null) {
             t.attempts++;
@@ -139,11 +160,12 @@ public final class CaptureFacts implements Context, TrackerSink {
                 if (t.answered == null) {
                     t.answered = new Answered();
                 }
-                t.answered.add(a, a.client());
+                t.answered.add(a);
             }
         }
         Sighting nat = a.natCopy();
         if (nat != null) {
+            Endpoint target = a.target();
             Map<Endpoint, Sighting> backends = dnat.get(target);
             if (backends == null && room(dnat)) {
                 backends = new HashMap<>();
@@ -155,7 +177,7 @@ public final class CaptureFacts implements Context, TrackerSink {
             keepEarliest(dnatAddresses, target.withoutPort(), nat);
         }
         if (a.outcome() == Outcome.REJECTED && a.portUnreachableFromTarget()) {
-            keepEarliest(localRejects, target.withoutPort(), a.icmp());
+            keepEarliest(localRejects, a.target().withoutPort(), a.icmp());
         }
     }
 
@@ -170,7 +192,11 @@ public final class CaptureFacts implements Context, TrackerSink {
     }
 
     private boolean room(Map<?, ?> m) {
-        if (m.size() < MAX_ENTRIES) {
+        return room(m.size());
+    }
+
+    private boolean room(int size) {
+        if (size < MAX_ENTRIES) {
             return true;
         }
         overflow++;

@@ -128,6 +128,21 @@ public final class Attempt {
         return Endpoint.address(clientHi, clientLo);
     }
 
+    /** Whether the address {@code hi}:{@code lo} is this attempt's client's: no {@link Endpoint} made. */
+    public boolean clientIs(long hi, long lo) {
+        return lo == clientLo && hi == clientHi;
+    }
+
+    /** {@code table}'s entry for this attempt's client address (without port): no {@link Endpoint} made. */
+    public <E extends EndpointTable.Entry> E clientIn(EndpointTable<E> table) {
+        return table.get(clientHi, clientLo, Endpoint.NO_PORT);
+    }
+
+    /** {@code table}'s entry for this attempt's target (address and port): no {@link Endpoint} made. */
+    public <E extends EndpointTable.Entry> E targetIn(EndpointTable<E> table) {
+        return table.get(targetHi, targetLo, targetPort);
+    }
+
     public int clientPort() {
         return clientPort;
     }
