@@ -167,7 +167,7 @@ public final class JsonReporter implements Reporter {
     static AttemptDto attempt(AttemptView a) {
         return new AttemptDto(a.client(), a.clientPort(), a.isn(), a.target(), a.outcome(), a.pattern(), a.responder(),
                 a.retransmissions(), a.connectNanos() < 0 ? null : a.connectNanos() / 1e6, Times.utc(a.firstSyn()),
-                a.path().stream().map(JsonReporter::hop).toList());
+                hops(a.path()));
     }
 
     static Map<String, Long> notListed(Map<Pattern, Long> m) {
@@ -193,8 +193,18 @@ public final class JsonReporter implements Reporter {
                 f.target().toString(), f.responder() == null ? null : f.responder().toString(), f.attempts(),
                 ref(d.client()), ref(d.target()), ref(d.responder()), causes, f.retransmissions(), f.clientResets(),
                 f.distinctClientPorts(), Times.utc(f.firstNanos()), Times.utc(f.lastNanos()), evidence, d.displayFilter(), d.decodeAs(),
-                d.path().stream().map(JsonReporter::hop).toList(), d.lastSeen() == null ? null : hop(d.lastSeen()),
+                hops(d.path()), d.lastSeen() == null ? null : hop(d.lastSeen()),
                 d.vanished(), explanation(d.explanation(), d.citeCaptures()));
+    }
+
+    // Loops rather than streams in what runs per finding: a stream pipeline is some 60 more methods for C1 to
+    // compile, and interpreted until it has, in a run that lists a thousand findings (PERFORMANCE.md).
+    private static List<HopDto> hops(List<PathHop> path) {
+        List<HopDto> out = new ArrayList<>(path.size());
+        for (PathHop h : path) {
+            out.add(hop(h));
+        }
+        return out;
     }
 
     private static HopDto hop(PathHop h) {

@@ -219,11 +219,21 @@ public final class TextReporter implements Reporter {
      * The candidate causes: confirmed ones with their facts and the commands that fix them, then the
      * consistent ones, what is ruled out and why, and what no context could judge.
      */
+    /** Per finding: a loop, not a stream (see JsonReporter.hops). */
+    private static boolean allUnknown(List<CauseVerdict> causes) {
+        for (CauseVerdict c : causes) {
+            if (c.verdict() != Verdict.UNKNOWN) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void causes(Diagnosis d) {
         if (d.causes().isEmpty()) {
             return;
         }
-        if (d.causes().stream().allMatch(c -> c.verdict() == Verdict.UNKNOWN)) {
+        if (allUnknown(d.causes())) {
             out.println(d.informed()
                     ? "  Cause: unconfirmed (the context given cannot judge " + ids(d.causes()) + ")"
                     : "  Cause: unconfirmed (no cluster or node context)");

@@ -36,13 +36,15 @@ public final class Findings {
     /** Most severe first, then most attempts, then by pattern, client, target, responder. */
     public static final Comparator<Finding> ORDER = Findings::compare;
 
+    // Ordinals, which is what Enum.compareTo compares, without its class checks: the end of a run sorts every
+    // group (16,250 on the bench trace, some 220,000 comparisons).
     private static int compare(Finding a, Finding b) {
-        int c = b.severity().compareTo(a.severity());
+        int c = Integer.compare(b.pattern().severity().ordinal(), a.pattern().severity().ordinal());
         if (c == 0) {
             c = Long.compare(b.attempts(), a.attempts());
         }
         if (c == 0) {
-            c = a.pattern().compareTo(b.pattern());
+            c = Integer.compare(a.pattern().ordinal(), b.pattern().ordinal());
         }
         if (c == 0) {
             c = a.client().compareTo(b.client());

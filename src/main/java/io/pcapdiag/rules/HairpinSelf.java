@@ -20,9 +20,12 @@ final class HairpinSelf implements GroupRule {
         return Pattern.HAIRPIN_SELF;
     }
 
+    /** Asked for every finding at the end of a run: made once. */
+    private static final Set<Pattern> REFINES = Set.of(Pattern.NO_RESPONSE, Pattern.NAT_BYPASS_REPLY);
+
     @Override
     public Set<Pattern> refines() {
-        return Set.of(Pattern.NO_RESPONSE, Pattern.NAT_BYPASS_REPLY);
+        return REFINES;
     }
 
     @Override

@@ -21,9 +21,12 @@ final class LbProbeDropped implements GroupRule {
         return Pattern.LB_PROBE_DROPPED;
     }
 
+    /** Asked for every finding at the end of a run: made once. */
+    private static final Set<Pattern> REFINES = Set.of(Pattern.NO_RESPONSE);
+
     @Override
     public Set<Pattern> refines() {
-        return Set.of(Pattern.NO_RESPONSE);
+        return REFINES;
     }
 
     @Override
