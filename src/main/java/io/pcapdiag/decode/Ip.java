@@ -2,7 +2,6 @@ package io.pcapdiag.decode;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.Locale;
 
 /** 128-bit addresses as (hi, lo) pairs: IPv4 is IPv4-mapped. Text form as tcpdump prints it (RFC 5952 for v6). */
 public final class Ip {
@@ -66,15 +65,21 @@ public final class Ip {
         return format(hi, lo) + "." + port;
     }
 
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    /** {@code 02:42:0a:f4:00:05}: the low 48 bits, lower case, as ip link and tcpdump -e print it. By hand: six
+     * String.format calls per address parsed their pattern each time. */
     public static String mac(long mac) {
-        StringBuilder sb = new StringBuilder(17);
-        for (int i = 5; i >= 0; i--) {
-            sb.append(String.format(Locale.ROOT, "%02x", (mac >>> (8 * i)) & 0xff));
-            if (i > 0) {
-                sb.append(':');
+        char[] c = new char[17];
+        for (int i = 0; i < 6; i++) {
+            int b = (int) (mac >>> (8 * (5 - i))) & 0xff;
+            c[3 * i] = HEX[b >>> 4];
+            c[3 * i + 1] = HEX[b & 0xf];
+            if (i < 5) {
+                c[3 * i + 2] = ':';
             }
         }
-        return sb.toString();
+        return new String(c);
     }
 
     /**

@@ -38,6 +38,20 @@ class IpTest {
     }
 
     @Test
+    void macPrintsWhatTheFormatterPrints() {
+        Random random = new Random(17);
+        long[] edges = {0, 0xffff_ffff_ffffL, 0x0242_0af4_0005L, 0x0100_5e00_0001L, 0x0000_0000_00ffL, 0xff00_0000_0000L};
+        for (int i = 0; i < 100_000 + edges.length; i++) {
+            long mac = i < edges.length ? edges[i] : random.nextLong() & 0xffff_ffff_ffffL;
+            StringBuilder want = new StringBuilder();
+            for (int b = 5; b >= 0; b--) {
+                want.append(String.format(java.util.Locale.ROOT, "%02x", (mac >>> (8 * b)) & 0xff)).append(b > 0 ? ":" : "");
+            }
+            assertEquals(want.toString(), Ip.mac(mac), Long.toHexString(mac));
+        }
+    }
+
+    @Test
     void randomAddressesRoundTrip() {
         Random r = new Random(5952);
         for (int i = 0; i < 5000; i++) {
