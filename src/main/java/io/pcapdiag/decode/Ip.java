@@ -67,8 +67,10 @@ public final class Ip {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    /** {@code 02:42:0a:f4:00:05}: the low 48 bits, lower case, as ip link and tcpdump -e print it. By hand: six
-     * String.format calls per address parsed their pattern each time. */
+    /**
+     * {@code 02:42:0a:f4:00:05}: the low 48 bits, lower case, as ip link and tcpdump -e print it. By hand: six
+     * String.format calls per address parsed their pattern each time.
+     */
     public static String mac(long mac) {
         char[] c = new char[17];
         for (int i = 0; i < 6; i++) {

@@ -215,10 +215,6 @@ public final class TextReporter implements Reporter {
         return ref == null ? address : address + " (" + ref.text() + ")";
     }
 
-    /**
-     * The candidate causes: confirmed ones with their facts and the commands that fix them, then the
-     * consistent ones, what is ruled out and why, and what no context could judge.
-     */
     /** Per finding: a loop, not a stream (see JsonReporter.hops). */
     private static boolean allUnknown(List<CauseVerdict> causes) {
         for (CauseVerdict c : causes) {
@@ -229,6 +225,10 @@ public final class TextReporter implements Reporter {
         return true;
     }
 
+    /**
+     * The candidate causes: confirmed ones with their facts and the commands that fix them, then the
+     * consistent ones, what is ruled out and why, and what no context could judge.
+     */
     private void causes(Diagnosis d) {
         if (d.causes().isEmpty()) {
             return;
