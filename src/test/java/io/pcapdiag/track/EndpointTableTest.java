@@ -40,7 +40,7 @@ class EndpointTableTest {
         EndpointTable<Named> table = new EndpointTable<>();
         Map<Endpoint, Named> map = new HashMap<>();
         List<Endpoint> asked = new ArrayList<>();
-        for (int i = 0; i < 300_000; i++) {
+        for (int i = 0; i < 100_000; i++) {
             Endpoint k = key(random);
             asked.add(k);
             if (random.nextBoolean()) {
