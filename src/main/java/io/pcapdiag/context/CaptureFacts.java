@@ -8,7 +8,10 @@ import io.pcapdiag.track.EndpointTable;
 import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.Sighting;
 import io.pcapdiag.track.TrackerSink;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -35,8 +38,8 @@ public final class CaptureFacts implements Context, TrackerSink {
     private final EndpointTable<Target> targets = new EndpointTable<>();
     private final Map<Endpoint, Long> unpairedIcmp = new HashMap<>();
     /** Client addresses seen, the first {@link #MAX_CLIENTS}: which node a capture is from is inferred from them. */
-    private final java.util.Set<Endpoint> clients = new java.util.LinkedHashSet<>();
-    /** {@link #clients} again, looked up without making an {@link Endpoint} per decided attempt. */
+    private final List<Endpoint> clients = new ArrayList<>();
+    /** What {@link #clients} holds, looked up without making an {@link Endpoint} per decided attempt. */
     private final EndpointTable<Client> clientTable = new EndpointTable<>();
     private static final int MAX_CLIENTS = 1024;
     private boolean citeCaptures;
@@ -65,8 +68,7 @@ public final class CaptureFacts implements Context, TrackerSink {
      */
     private static final class Answered {
         static final int CLIENTS_KEPT = 2;
-        final Endpoint[] clients = new Endpoint[CLIENTS_KEPT];
-        /** The clients' addresses again, compared without reading the Endpoints (allocated elsewhere, not in cache). */
+        /** The clients' addresses, as longs: compared per decided attempt without an Endpoint to read or make. */
         final long[] clientHis = new long[CLIENTS_KEPT];
         final long[] clientLos = new long[CLIENTS_KEPT];
         /** Each client's first answered SYN: time, capture, frame (not the attempt: it must not outlive its decision). */
@@ -79,10 +81,17 @@ public final class CaptureFacts implements Context, TrackerSink {
             return TimeOrder.compare(n, c.index(), f, nanos[i], captures[i].index(), frames[i]) < 0;
         }
 
+        Endpoint client(int i) {
+            return Endpoint.address(clientHis[i], clientLos[i]);
+        }
+
         private void set(int i, Endpoint client, long n, Capture c, long f) {
-            clients[i] = client;
             clientHis[i] = client.hi();
             clientLos[i] = client.lo();
+            firstSyn(i, n, c, f);
+        }
+
+        private void firstSyn(int i, long n, Capture c, long f) {
             nanos[i] = n;
             captures[i] = c;
             frames[i] = f;
@@ -95,7 +104,7 @@ public final class CaptureFacts implements Context, TrackerSink {
             for (int i = 0; i < size; i++) {
                 if (a.clientIs(clientHis[i], clientLos[i])) {
                     if (earlier(n, c, f, i)) {
-                        set(i, clients[i], n, c, f);
+                        firstSyn(i, n, c, f);
                     }
                     return;
                 }
@@ -115,11 +124,12 @@ public final class CaptureFacts implements Context, TrackerSink {
             }
         }
 
-        /** The client other than {@code client} whose first answered SYN came first, or -1. */
+        /** The client other than {@code client} (an address) whose first answered SYN came first, or -1. */
         int other(Endpoint client) {
             int best = -1;
             for (int i = 0; i < size; i++) {
-                if (!clients[i].equals(client) && (best < 0 || earlier(nanos[i], captures[i], frames[i], best))) {
+                if (!(clientHis[i] == client.hi() && clientLos[i] == client.lo())
+                        && (best < 0 || earlier(nanos[i], captures[i], frames[i], best))) {
                     best = i;
                 }
             }
@@ -203,9 +213,9 @@ public final class CaptureFacts implements Context, TrackerSink {
         return false;
     }
 
-    /** Client addresses seen (the first 1024). */
-    public java.util.Set<Endpoint> clients() {
-        return java.util.Collections.unmodifiableSet(clients);
+    /** Client addresses seen (the first 1024), in the order their first attempts were decided. */
+    public List<Endpoint> clients() {
+        return Collections.unmodifiableList(clients);
     }
 
     /** Facts not kept because a table was full. */
@@ -241,7 +251,7 @@ public final class CaptureFacts implements Context, TrackerSink {
             return Optional.empty();
         }
         String syn = citeCaptures ? a.captures[other].name() + " #" + a.frames[other] : "#" + a.frames[other];
-        return Optional.of(Fact.capture(target + " answered " + a.clients[other] + " in this capture (SYN " + syn + ")"));
+        return Optional.of(Fact.capture(target + " answered " + a.client(other) + " in this capture (SYN " + syn + ")"));
     }
 
     @Override

@@ -29,12 +29,6 @@ public final class DisplayFilter {
         return sb.toString();
     }
 
-    static String of(Attempt a) {
-        StringBuilder sb = new StringBuilder(720);
-        append(sb, a);
-        return sb.toString();
-    }
-
     private static void append(StringBuilder sb, Attempt a) {
         Endpoint c = a.client();
         String ip = c.isV4() ? "ip" : "ipv6";

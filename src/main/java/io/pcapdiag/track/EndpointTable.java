@@ -20,10 +20,6 @@ public final class EndpointTable<E extends EndpointTable.Entry> {
             this.lo = key.lo();
             this.port = key.port();
         }
-
-        public final Endpoint key() {
-            return new Endpoint(hi, lo, port);
-        }
     }
 
     private Entry[] entries = new Entry[64];

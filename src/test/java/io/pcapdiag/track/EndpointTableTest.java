@@ -55,7 +55,7 @@ class EndpointTableTest {
             Named e = table.get(k);
             assertSame(map.get(k), e);
             if (e != null) {
-                assertEquals(k, e.key());
+                assertEquals(k, new Endpoint(e.hi, e.lo, e.port));
             }
         }
     }
