@@ -19,11 +19,14 @@ import java.util.zip.GZIPInputStream;
  */
 public final class CaptureFiles {
     /**
-     * Read window while the {@link ReadBudget} lasts: large enough that a 300 MB file is a few hundred reads. Past the
-     * budget (dozens of files at once) windows are small, so memory does not grow with the number of files.
+     * Read window while the {@link ReadBudget} lasts. Small enough that what a read brings stays in the core's L2
+     * cache (512 KiB per core on the bench machine) through the kernel's copy, the JDK's copy out of its direct buffer
+     * and the parse: a 4 MiB window went to L3 between each of them (node-1x 910 -> 760 ms, see PERFORMANCE.md).
+     * A 300 MB file is then some 2,400 reads, whose system calls cost nothing measurable. Past the budget (thousands of
+     * files at once) windows are smaller still, so memory does not grow with the number of files.
      */
-    private static final int WINDOW = 4 << 20;
-    /** A window for small inputs: a 700-byte capture does not need 4 MiB. */
+    private static final int WINDOW = 128 << 10;
+    /** A window for small inputs: a 700-byte capture does not need 128 KiB. */
     private static final int SMALLEST_WINDOW = 64 << 10;
 
     private CaptureFiles() {

@@ -290,7 +290,7 @@ class PcapReaderTest {
 
     @Test
     void manyRecordsAcrossTheReadWindowStayIntact() throws Exception {
-        // More than the 4 MiB read window, so records straddle refills.
+        // Forty times the 128 KiB read window, so records straddle refills.
         Random rnd = new Random(11);
         PcapWriter w = PcapWriter.nano(ByteOrder.LITTLE_ENDIAN);
         long t = 1_600_000_000_000_000_000L;
