@@ -120,7 +120,10 @@ public final class Analysis {
         this.pipelined = pipelined;
     }
 
-    /** Called with every attempt as soon as the tracker decides it (live mode streams from here). */
+    /**
+     * Called with every attempt as soon as the tracker decides it (live mode streams from here). The attempt is the
+     * listener's only while it is called, unless it calls {@link Attempt#keep}: the tracker reuses it afterwards.
+     */
     public void onDecided(Consumer<Attempt> listener) {
         this.decidedListener = listener;
     }
@@ -193,6 +196,7 @@ public final class Analysis {
         findings.decided(a);
         captureFacts.decided(a);
         if (listAttempts > 0) {
+            a.keep();
             listed.add(a);
             if (listed.size() > listAttempts) {
                 listed.poll();

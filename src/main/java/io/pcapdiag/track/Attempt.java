@@ -14,34 +14,34 @@ import java.util.List;
  * the SYN on other interfaces and its DNAT'ed copies are this same attempt.
  */
 public final class Attempt {
-    final long clientHi;
-    final long clientLo;
-    final int clientPort;
-    final int isn;
+    long clientHi;
+    long clientLo;
+    int clientPort;
+    int isn;
     /** What the client dialed: the destination of the first sighting of the SYN (before any NAT). */
-    final long targetHi;
-    final long targetLo;
-    final int targetPort;
+    long targetHi;
+    long targetLo;
+    int targetPort;
 
     // The first sighting of the SYN, held inline: every attempt has one, and a Sighting object per attempt
     // would nearly double what an open attempt costs (a SYN flood holds hundreds of thousands of them).
-    final Capture synCapture;
-    final String synInterface;
-    final int synIfIndex;
-    final int synPacketType;
-    final long synFrame;
-    final long synNanos;
-    final int ipVersion;
-    final int synTtl;
-    final int synFlags;
-    final int synWindow;
-    final int synLength;
-    final boolean synHasSrcMac;
-    final boolean synHasDstMac;
-    final long synSrcMac;
-    final long synDstMac;
+    Capture synCapture;
+    String synInterface;
+    int synIfIndex;
+    int synPacketType;
+    long synFrame;
+    long synNanos;
+    int ipVersion;
+    int synTtl;
+    int synFlags;
+    int synWindow;
+    int synLength;
+    boolean synHasSrcMac;
+    boolean synHasDstMac;
+    long synSrcMac;
+    long synDstMac;
     /** The tunnel the first SYN came in, or null. */
-    final Tunnel synTunnel;
+    Tunnel synTunnel;
 
     long lastSynNanos;
     int retransmissions;
@@ -75,9 +75,19 @@ public final class Attempt {
     /** Capture time after which the attempt is decided; pushed back by each retransmission. */
     long expiresAt;
     long queuedExpiry;
+    /** Held on to past its decision ({@link #keep}): not reused. */
+    boolean kept;
 
     /** A new attempt from the first sighting of its SYN. */
     Attempt(Frame f, PacketView v) {
+        start(f, v);
+    }
+
+    /**
+     * Makes this the attempt the SYN in {@code f} and {@code v} opens, every field set as by the constructor: the
+     * tracker reuses a decided attempt that nothing {@link #keep kept} (see {@link HandshakeTracker}).
+     */
+    void start(Frame f, PacketView v) {
         clientHi = v.srcHi;
         clientLo = v.srcLo;
         clientPort = v.srcPort;
@@ -102,6 +112,32 @@ public final class Attempt {
         synDstMac = v.dstMac;
         synTunnel = Tunnel.of(v);
         lastSynNanos = f.nanos;
+        retransmissions = 0;
+        natCopy = null;
+        answeredByTarget = false;
+        retransmissionsBeforeAnswer = 0;
+        answeredSynNanos = 0;
+        answerNanos = 0;
+        synAck = null;
+        otherSynAck = null;
+        reset = null;
+        icmp = null;
+        clientReset = null;
+        frames = null;
+        framesNotKept = 0;
+        evicted = false;
+        outcome = null;
+        expiresAt = 0;
+        queuedExpiry = 0;
+        kept = false;
+    }
+
+    /**
+     * Whoever holds on to this attempt once it is decided says so, here, while it is handed the attempt (a finding
+     * keeping it as an example, the attempt list): an attempt not kept is reused for a later SYN.
+     */
+    public void keep() {
+        kept = true;
     }
 
     /** Keeps a later packet of this attempt (see {@link #frames}). */

@@ -36,6 +36,7 @@ final class TrackerHarness {
 
     TrackerHarness(int maxOpen) {
         tracker = new HandshakeTracker(a -> {
+            a.keep();
             decided.add(a);
             deliveries.merge(a, 1, Integer::sum);
         }, maxOpen);
