@@ -19,11 +19,11 @@ import java.util.zip.GZIPInputStream;
  */
 public final class CaptureFiles {
     /**
-     * Read window while the {@link ReadBudget} lasts. Small enough that what a read brings stays in the core's L2
+     * Read window while the {@link ReadBudget} lasts. Small enough that what a read brings can stay in the core's L2
      * cache (512 KiB per core on the bench machine) through the kernel's copy, the JDK's copy out of its direct buffer
-     * and the parse: a 4 MiB window went to L3 between each of them (node-1x 910 -> 760 ms, see PERFORMANCE.md).
-     * A 300 MB file is then some 2,400 reads, whose system calls cost nothing measurable. Past the budget (thousands of
-     * files at once) windows are smaller still, so memory does not grow with the number of files.
+     * and the parse, which a 4 MiB window cannot (node-1x 910 -> 760 ms, see PERFORMANCE.md). A 300 MB file is then
+     * some 2,400 reads instead of 75. Past the budget (about 1,000 files at once with the launcher's heap) windows
+     * are smaller still, so memory does not grow with the number of files.
      */
     private static final int WINDOW = 128 << 10;
     /** A window for small inputs: a 700-byte capture does not need 128 KiB. */
