@@ -1,11 +1,12 @@
 package io.pcapdiag.node;
 
+import io.pcapdiag.capture.Bytes;
+import io.pcapdiag.decode.Ip;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -41,16 +42,10 @@ final class BridgeFdb {
         }
         List<FdbEntry> out = new ArrayList<>();
         for (int off = 0; off < b.length; off += ENTRY_SIZE) {
-            StringBuilder mac = new StringBuilder(17);
-            for (int i = 0; i < 6; i++) {
-                if (i > 0) {
-                    mac.append(':');
-                }
-                mac.append(String.format(Locale.ROOT, "%02x", b[off + i] & 0xff));
-            }
+            long mac = (long) Bytes.u16be(b, off) << 32 | (Bytes.i32be(b, off + 2) & 0xffffffffL);
             int portNo = (b[off + 12] & 0xff) << 8 | (b[off + 6] & 0xff);
             boolean local = b[off + 7] != 0;
-            out.add(new FdbEntry(mac.toString(), portNo, ports.get(portNo), local));
+            out.add(new FdbEntry(Ip.mac(mac), portNo, ports.get(portNo), local));
         }
         out.sort(Comparator.comparing(FdbEntry::mac).thenComparingInt(FdbEntry::portNo));
         return Fact.known(List.copyOf(out));

@@ -50,6 +50,9 @@ class ProcParsersTest {
         List<FdbEntry> l = BridgeFdb.parse(b, FILE, Map.of(300, "veth300")).value();
         assertEquals(List.of(new FdbEntry("02:00:00:00:00:01", 1, null, true), new FdbEntry("0a:58:0a:f4:00:02", 300, "veth300", false)), l);
         assertEquals("/proc/net/x: 20 bytes, not a whole number of 16-byte entries", BridgeFdb.parse(new byte[20], FILE, Map.of()).reason());
+        byte[] high = new byte[BridgeFdb.ENTRY_SIZE]; // every byte of the MAC with its top bit set
+        System.arraycopy(new byte[] {(byte) 0xfe, (byte) 0x80, (byte) 0x90, (byte) 0xa0, (byte) 0xb0, (byte) 0xff}, 0, high, 0, 6);
+        assertEquals("fe:80:90:a0:b0:ff", BridgeFdb.parse(high, FILE, Map.of()).value().get(0).mac());
     }
 
     @Test
