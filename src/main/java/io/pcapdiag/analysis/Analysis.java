@@ -259,28 +259,39 @@ public final class Analysis {
         }
     }
 
-    /** {@link #read}'s loop with the tracker on a second thread: direct calls, no callback (C1 inlines no interface call). */
+    /**
+     * {@link #read}'s loop with the tracker on a second thread. The sources hand out only what the prefilter does not
+     * take (plain segments are counted where they are read, see {@link PlainSegments}); the capture time before each
+     * packet handed over is the latest of everything read before it, taken or not.
+     */
     private void readPipelined(MergedSource merged) {
         TrackingThread stage = new TrackingThread(tracker);
+        PlainSegments plain = new PlainSegments(summaries);
+        plain.onProgress(() -> publishProgress(plain.frames(), merged));
         long readClock = Long.MIN_VALUE;
-        long n = 0;
-        for (Frame f = merged.next(); f != null; f = merged.next()) {
+        for (Frame f = merged.next(plain); f != null; f = merged.next(plain)) {
+            if (plain.clock > readClock) {
+                readClock = plain.clock;
+            }
             CaptureSummary s = summaries.get(f.capture.index());
-            if (!s.countPlain(f)) {
-                TrackingThread.Slot slot = stage.slot();
-                PacketView.Kind kind = decode(f, slot.view, s);
-                s.count(kind, slot.view);
-                if (kind == PacketView.Kind.TCP || kind == PacketView.Kind.ICMP_ERROR) {
-                    stage.commit(f, readClock);
-                }
+            s.countFrame(f.nanos, f.linkType);
+            TrackingThread.Slot slot = stage.slot();
+            PacketView.Kind kind = decode(f, slot.view, s);
+            s.count(kind, slot.view);
+            if (kind == PacketView.Kind.TCP || kind == PacketView.Kind.ICMP_ERROR) {
+                stage.commit(f, readClock);
             }
             if (f.nanos > readClock) {
                 readClock = f.nanos;
             }
-            if ((++n & 0xfff) == 0) {
-                publishProgress(n, merged);
+            if ((++plain.handedOut & 0xfff) == 0) {
+                publishProgress(plain.frames(), merged);
             }
         }
+        if (plain.clock > readClock) {
+            readClock = plain.clock;
+        }
+        publishProgress(plain.frames(), merged);
         stage.finish(readClock);
     }
 

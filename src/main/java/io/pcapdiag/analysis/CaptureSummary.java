@@ -42,27 +42,42 @@ public final class CaptureSummary {
 
     /** Counts a frame; true when the prefilter shows it is a plain segment the tracker need not see. */
     boolean countPlain(Frame f) {
-        packets++;
-        if (f.nanos < firstNanos) {
-            firstNanos = f.nanos;
-        }
-        if (f.nanos > lastNanos) {
-            lastNanos = f.nanos;
-        }
-        if (f.linkType != lastLinkType) {
-            lastLinkType = f.linkType;
-            linkTypes.add(f.linkType);
-        }
-        boolean plain;
-        try {
-            plain = Prefilter.plainSegment(f);
-        } catch (RuntimeException e) {
-            plain = false; // the full decoder meets the same bytes: its failure is counted and said once
-        }
+        countFrame(f.nanos, f.linkType);
+        boolean plain = plain(f.linkType, f.data, f.offset, f.capLen);
         if (plain) {
             tcp++;
         }
         return plain;
+    }
+
+    /** Counts a frame the prefilter already let through (see {@link PlainSegments}). */
+    void countFrame(long nanos, int linkType) {
+        packets++;
+        if (nanos < firstNanos) {
+            firstNanos = nanos;
+        }
+        if (nanos > lastNanos) {
+            lastNanos = nanos;
+        }
+        if (linkType != lastLinkType) {
+            lastLinkType = linkType;
+            linkTypes.add(linkType);
+        }
+    }
+
+    /** Counts a plain segment the prefilter took (see {@link PlainSegments}). */
+    void countPlain(long nanos, int linkType) {
+        countFrame(nanos, linkType);
+        tcp++;
+    }
+
+    /** The prefilter's answer; never a failure (the full decoder meets the same bytes: its failure is counted and said once). */
+    static boolean plain(int linkType, byte[] data, int offset, int capLen) {
+        try {
+            return Prefilter.plainSegment(linkType, data, offset, capLen);
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** Counts what the decoder made of a frame {@link #countPlain} let through. */

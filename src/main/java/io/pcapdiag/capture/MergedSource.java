@@ -77,29 +77,49 @@ public final class MergedSource {
         if (open.size() == 1) {
             // One capture: no heap, and no per-frame comparison.
             Head h = open.get(0);
-            return advance(h) ? h.frame : null;
+            return advance(h, null) ? h.frame : null;
         }
         if (!started) {
             started = true;
             for (Head h : open) {
-                if (advance(h)) {
+                if (advance(h, null)) {
                     heads.add(h);
                 }
             }
-        } else if (last != null && advance(last)) {
+        } else if (last != null && advance(last, null)) {
             heads.add(last);
         }
         last = heads.poll();
         return last == null ? null : last.frame;
     }
 
-    /** Reads the next frame of {@code h}; at its end (or on a failure) reports it ended and closes it. */
-    private boolean advance(Head h) {
+    /**
+     * The next frame in time order that {@code filter} does not take; the frames before it, in time order, went to the
+     * filter. One capture tests them in its own read loop ({@link FrameSource#next(FrameFilter)}).
+     */
+    public Frame next(FrameFilter filter) {
+        if (open.size() == 1) {
+            Head h = open.get(0);
+            return advance(h, filter) ? h.frame : null;
+        }
+        for (Frame f = next(); f != null; f = next()) {
+            if (!filter.take(f.capture, f.nanos, f.linkType, f.data, f.offset, f.capLen)) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Reads the next frame of {@code h} (the next one {@code filter} does not take, when there is one); at its end (or
+     * on a failure) reports it ended and closes it.
+     */
+    private boolean advance(Head h, FrameFilter filter) {
         if (h.ended) {
             return false;
         }
         try {
-            h.frame = h.source.next();
+            h.frame = filter == null ? h.source.next() : h.source.next(filter);
         } catch (CaptureException e) {
             listener.problem(h.capture, e);
             h.frame = null;

@@ -17,12 +17,14 @@ public final class Prefilter {
     }
 
     public static boolean plainSegment(Frame f) {
-        byte[] b = f.data;
-        int o = f.offset;
-        int n = f.capLen;
+        return plainSegment(f.linkType, f.data, f.offset, f.capLen);
+    }
+
+    /** {@link #plainSegment(Frame)} for a frame of {@code n} captured bytes at {@code o} in {@code b}. */
+    public static boolean plainSegment(int linkType, byte[] b, int o, int n) {
         int ip;
         int type;
-        switch (f.linkType) {
+        switch (linkType) {
             case LinkTypes.ETHERNET -> {
                 ip = o + 14;
                 n -= 14;

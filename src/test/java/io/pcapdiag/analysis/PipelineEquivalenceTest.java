@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Tag;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.pcapdiag.capture.Capture;
 import io.pcapdiag.corpus.CaptureFilesOnDisk;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.report.JsonReporter;
@@ -39,13 +38,7 @@ class PipelineEquivalenceTest {
     }
 
     private static String report(List<Path> files, boolean pipelined) {
-        Analysis a = new Analysis(Analysis.Options.defaults());
-        a.setPipelined(pipelined);
-        List<Capture> caps = new ArrayList<>();
-        for (int i = 0; i < files.size(); i++) {
-            caps.add(new Capture(i, files.get(i).toString()));
-        }
-        a.read(caps, Reader.BUILTIN::open, line -> { });
+        Analysis a = ReadFiles.read(files, pipelined);
         StringWriter out = new StringWriter();
         new JsonReporter(out).report(Report.of(a.finish(), Integer.MAX_VALUE, null));
         return out.toString();

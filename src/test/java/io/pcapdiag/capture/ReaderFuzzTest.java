@@ -11,7 +11,7 @@ import java.nio.channels.Channels;
 /**
  * Fuzzes the built-in readers (pcap, pcapng, gzip of either, time ordering): whatever the bytes, a capture ends in
  * frames, counted problems and at most one failure, each a CaptureException of one line naming the capture; never
- * another exception. scripts/fuzz runs it under Jazzer; the test suite replays the committed corpus
+ * another exception; read with a filter, the same frames, problems and end. scripts/fuzz runs it under Jazzer; the test suite replays the committed corpus
  * (ReaderFuzzTestInputs) as regression tests.
  */
 class ReaderFuzzTest {
@@ -58,5 +58,8 @@ class ReaderFuzzTest {
         }
         assertEquals(frames, s.stats().frames, "every frame handed out is counted, and only those");
         assertEquals(budget, ReadBudget.left(), "every window is given back");
+        // The pcap reader's own loop for a filter reads the same bytes to the same frames, problems and end.
+        FilteredReadTest.assertSame(NAME, FilteredReadTest.opener(NAME, data, 0));
+        assertEquals(budget, ReadBudget.left(), "every window is given back after the filtered reads too");
     }
 }

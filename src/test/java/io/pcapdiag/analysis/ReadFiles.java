@@ -1,0 +1,24 @@
+package io.pcapdiag.analysis;
+
+import io.pcapdiag.capture.Capture;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The analysis tests' way of reading capture files: as analyze does, on one thread or on two. */
+final class ReadFiles {
+    private ReadFiles() {
+    }
+
+    /** An analysis with the default options that has read {@code files} (not yet finished). */
+    static Analysis read(List<Path> files, boolean pipelined) {
+        Analysis a = new Analysis(Analysis.Options.defaults());
+        a.setPipelined(pipelined);
+        List<Capture> caps = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            caps.add(new Capture(i, files.get(i).toString()));
+        }
+        a.read(caps, Reader.BUILTIN::open, line -> { });
+        return a;
+    }
+}
