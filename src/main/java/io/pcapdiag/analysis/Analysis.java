@@ -13,6 +13,7 @@ import io.pcapdiag.context.InferredNode;
 import io.pcapdiag.decode.Decoder;
 import io.pcapdiag.decode.PacketView;
 import io.pcapdiag.rules.Findings;
+import io.pcapdiag.rules.RankedFindings;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Endpoint;
 import io.pcapdiag.track.HandshakeTracker;
@@ -317,12 +318,24 @@ public final class Analysis {
 
     /** Decides what is still open as of the last packet: end of capture. */
     public Result finish() {
+        return finish(Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #finish()} for a report that lists the first {@code ranked} findings: only those are put in order now,
+     * the others when they are asked for ({@link RankedFindings}).
+     */
+    public Result finish(int ranked) {
         tracker.finish();
-        return result();
+        return result(ranked);
     }
 
     /** The findings so far (live mode reports these periodically without ending the capture). */
     public Result result() {
+        return result(Integer.MAX_VALUE);
+    }
+
+    private Result result(int ranked) {
         List<CaptureSummary> caps = new ArrayList<>();
         for (CaptureSummary s : summaries) {
             if (s != null) {
@@ -331,7 +344,7 @@ public final class Analysis {
         }
         List<Attempt> sorted = new ArrayList<>(listed);
         sorted.sort((x, y) -> x.before(y) ? -1 : y.before(x) ? 1 : 0);
-        List<io.pcapdiag.rules.Finding> grouped = findings.results(context);
+        RankedFindings grouped = findings.results(context, ranked);
         List<Result.Listed> attempts = new ArrayList<>(sorted.size());
         for (Attempt a : sorted) {
             attempts.add(new Result.Listed(a, findings.patternOf(a)));

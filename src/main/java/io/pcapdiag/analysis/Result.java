@@ -1,7 +1,7 @@
 package io.pcapdiag.analysis;
 
 import io.pcapdiag.context.Context;
-import io.pcapdiag.rules.Finding;
+import io.pcapdiag.rules.RankedFindings;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Outcome;
@@ -13,7 +13,7 @@ import java.util.Map;
  * they were judged with.
  *
  * @param captures     per input, in command-line order
- * @param findings     sorted most severe first
+ * @param findings     sorted most severe first, counted by pattern
  * @param overflow     attempts not grouped into a finding because the bound on findings was reached
  * @param outcomes     attempts by outcome over all captures
  * @param tracker      the tracker's bound and what it had to evict
@@ -22,7 +22,7 @@ import java.util.Map;
  * @param attempts     {@code --attempts N}: the first N decided attempts in capture order, else empty
  * @param attemptsNotListed decided attempts beyond those
  */
-public record Result(List<CaptureSummary> captures, List<Finding> findings, Map<Pattern, Long> overflow,
+public record Result(List<CaptureSummary> captures, RankedFindings findings, Map<Pattern, Long> overflow,
                      Map<Outcome, Long> outcomes, TrackerStats tracker, Context context, boolean citeCaptures,
                      List<Listed> attempts, long attemptsNotListed) {
 

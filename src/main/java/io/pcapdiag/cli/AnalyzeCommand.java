@@ -11,7 +11,7 @@ import io.pcapdiag.report.JsonLinesReporter;
 import io.pcapdiag.report.JsonReporter;
 import io.pcapdiag.report.Reporter;
 import io.pcapdiag.report.TextReporter;
-import io.pcapdiag.rules.Finding;
+import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.Severity;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -119,15 +119,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 }
             });
         }
-        Result result = a.finish();
+        int listed = analysis.maxFindings(format == Format.text
+                ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS);
+        Result result = a.finish(listed);
         var out = spec != null ? spec.commandLine().getOut() : this.out;
         Reporter reporter = switch (format) {
             case text -> new TextReporter(out, common.useColor());
             case json -> new JsonReporter(out);
             case jsonl -> new JsonLinesReporter(out, null);
         };
-        Report report = Report.of(result, analysis.maxFindings(format == Format.text
-                ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS), null);
+        Report report = Report.of(result, listed, null);
         reporter.report(report);
         out.flush();
         if (out.checkError()) {
@@ -143,8 +144,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
             return ExitCodes.NO_INPUT;
         }
         if (failOn != null) {
-            for (Finding f : result.findings()) {
-                if (f.severity().compareTo(failOn) >= 0) {
+            for (Pattern p : Pattern.values()) {
+                if (p.severity().compareTo(failOn) >= 0 && result.findings().findings(p) > 0) {
                     return ExitCodes.FINDINGS;
                 }
             }

@@ -4,6 +4,7 @@ import io.pcapdiag.analysis.Result;
 import io.pcapdiag.analysis.InterfaceStatus;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
+import io.pcapdiag.rules.RankedFindings;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -42,12 +43,15 @@ public record Report(Result result, List<Diagnosis> diagnoses, Map<Pattern, Long
             notListed.put(p, 0L);
         }
         r.overflow().forEach((p, n) -> notListed.merge(p, n, Long::sum));
-        for (Finding f : r.findings()) {
-            if (listed.size() < maxFindings) {
-                listed.add(diagnose.of(f));
-            } else {
-                notListed.merge(f.pattern(), f.attempts(), Long::sum);
-            }
+        // Only the listed findings are visited (in order); the others are counted from the pattern's totals.
+        RankedFindings all = r.findings();
+        for (Pattern p : Pattern.values()) {
+            notListed.merge(p, all.attempts(p), Long::sum);
+        }
+        for (int i = 0; i < Math.min(maxFindings, all.size()); i++) {
+            Finding f = all.get(i);
+            listed.add(diagnose.of(f));
+            notListed.merge(f.pattern(), -f.attempts(), Long::sum);
         }
         List<AttemptView> attempts = new ArrayList<>(r.attempts().size());
         r.attempts().forEach(l -> attempts.add(diagnose.attempt(l.attempt(), l.pattern())));

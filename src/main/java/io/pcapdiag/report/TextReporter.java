@@ -313,7 +313,7 @@ public final class TextReporter implements Reporter {
     }
 
     static String totalLine(Result r) {
-        long errors = r.findings().stream().filter(f -> f.severity() == Severity.ERROR).count();
+        long errors = r.findings().findings(Severity.ERROR);
         long warnings = r.findings().size() - errors;
         long attempts = r.outcomes().values().stream().mapToLong(Long::longValue).sum();
         long evicted = r.outcomes().getOrDefault(Outcome.EVICTED, 0L);

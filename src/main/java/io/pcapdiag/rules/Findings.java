@@ -119,9 +119,10 @@ public final class Findings {
 
     /**
      * The findings, each group re-read by the group rules with what the whole capture and the context
-     * know now (a live run asks again later and may get another answer), sorted by {@link #ORDER}.
+     * know now (a live run asks again later and may get another answer), in {@link #ORDER}: the first
+     * {@code ranked} put in order now, the rest when one of them is asked for (see {@link RankedFindings}).
      */
-    public List<Finding> results(Context context) {
+    public RankedFindings results(Context context, int ranked) {
         List<Finding> out = new ArrayList<>(groups.size());
         for (Map.Entry<Key, Finding> e : groups.entrySet()) {
             Finding f = e.getValue();
@@ -138,8 +139,7 @@ public final class Findings {
             }
             out.add(f);
         }
-        out.sort(ORDER);
-        return out;
+        return new RankedFindings(out, ranked);
     }
 
     /**
