@@ -35,6 +35,13 @@ public final class Causes {
     private Causes() {
     }
 
+    /**
+     * Confirmed first, then consistent, contradicted, unknown. A lambda of this class, not Comparator.comparing's:
+     * the class-data archive holds the lambdas of its training runs by call site, and the one inside Comparator was
+     * made again at run time (with its method handles) the first time a report judged a cause.
+     */
+    private static final Comparator<CauseVerdict> BY_VERDICT = (a, b) -> a.verdict().compareTo(b.verdict());
+
     /** The finding's candidate causes, judged and ranked; empty for patterns without any. */
     public static List<CauseVerdict> judge(Finding f, Context context) {
         List<CauseVerdict> out = new ArrayList<>();
@@ -43,7 +50,7 @@ public final class Causes {
                 out.add(r.judge(f, context));
             }
         }
-        out.sort(Comparator.comparing(CauseVerdict::verdict));
+        out.sort(BY_VERDICT);
         return out;
     }
 }

@@ -38,20 +38,23 @@ public record Report(Result result, List<Diagnosis> diagnoses, Map<Pattern, Long
     public static Report of(Result r, int maxFindings, Live live) {
         Diagnose diagnose = new Diagnose(r.context(), r.citeCaptures(), r.labelledNodes());
         List<Diagnosis> listed = new ArrayList<>(Math.min(maxFindings, r.findings().size()));
-        Map<Pattern, Long> notListed = new EnumMap<>(Pattern.class);
-        for (Pattern p : Pattern.values()) {
-            notListed.put(p, 0L);
-        }
-        r.overflow().forEach((p, n) -> notListed.merge(p, n, Long::sum));
-        // Only the listed findings are visited (in order); the others are counted from the pattern's totals.
+        // Only the listed findings are visited (in order); the others are counted from the patterns' totals.
         RankedFindings all = r.findings();
+        long[] rest = new long[Pattern.values().length];
+        for (Map.Entry<Pattern, Long> e : r.overflow().entrySet()) {
+            rest[e.getKey().ordinal()] += e.getValue();
+        }
         for (Pattern p : Pattern.values()) {
-            notListed.merge(p, all.attempts(p), Long::sum);
+            rest[p.ordinal()] += all.attempts(p);
         }
         for (int i = 0; i < Math.min(maxFindings, all.size()); i++) {
             Finding f = all.get(i);
             listed.add(diagnose.of(f));
-            notListed.merge(f.pattern(), -f.attempts(), Long::sum);
+            rest[f.pattern().ordinal()] -= f.attempts();
+        }
+        Map<Pattern, Long> notListed = new EnumMap<>(Pattern.class);
+        for (Pattern p : Pattern.values()) {
+            notListed.put(p, rest[p.ordinal()]);
         }
         List<AttemptView> attempts = new ArrayList<>(r.attempts().size());
         r.attempts().forEach(l -> attempts.add(diagnose.attempt(l.attempt(), l.pattern())));
