@@ -107,6 +107,15 @@ final class TrackingThread {
         }
     }
 
+    /**
+     * One packet: in a method of its own, which C1 compiles after 200 calls, where the loop above would run in the
+     * interpreter for its first 60,000 rounds (C1's back-edge threshold).
+     */
+    private void track(Slot s) {
+        tracker.advanceClock(s.clockBefore);
+        tracker.observe(s.frame, s.view);
+    }
+
     private void run() {
         try {
             while (true) {
@@ -114,9 +123,7 @@ final class TrackingThread {
                 if (failure == null) {
                     try {
                         for (int i = 0; i < b.size; i++) {
-                            Slot s = b.slots[i];
-                            tracker.advanceClock(s.clockBefore);
-                            tracker.observe(s.frame, s.view);
+                            track(b.slots[i]);
                         }
                         tracker.advanceClock(b.endClock);
                     } catch (RuntimeException | Error e) {
