@@ -262,7 +262,7 @@ public final class Analysis {
 
     /**
      * {@link #read}'s loop with the tracker on a second thread. The sources hand out only what the prefilter does not
-     * take (plain segments are counted where they are read, see {@link PlainSegments}); the capture time before each
+     * take (plain frames are counted where they are read, see {@link PlainFrames}); the capture time before each
      * packet handed over is the latest of everything read before it, taken or not.
      */
     private void readPipelined(MergedSource merged) {
@@ -280,7 +280,7 @@ public final class Analysis {
     private final class PipelinedRead {
         private final MergedSource merged;
         private final TrackingThread stage = new TrackingThread(tracker);
-        private final PlainSegments plain = new PlainSegments(summaries);
+        private final PlainFrames plain = new PlainFrames(summaries);
         /** The latest capture time of everything read, taken or handed out. */
         private long readClock = Long.MIN_VALUE;
 

@@ -40,17 +40,15 @@ public final class CaptureSummary {
         this.capture = capture;
     }
 
-    /** Counts a frame; true when the prefilter shows it is a plain segment the tracker need not see. */
+    /** Counts a frame; true when the prefilter shows it is a plain frame the tracker need not see. */
     boolean countPlain(Frame f) {
         countFrame(f.nanos, f.linkType);
-        boolean plain = plain(f.linkType, f.data, f.offset, f.capLen);
-        if (plain) {
-            tcp++;
-        }
-        return plain;
+        int plain = plain(f.linkType, f.data, f.offset, f.capLen);
+        count(plain);
+        return plain != Prefilter.DECODE;
     }
 
-    /** Counts a frame the prefilter already let through (see {@link PlainSegments}). */
+    /** Counts a frame the prefilter did not take (see {@link PlainFrames}). */
     void countFrame(long nanos, int linkType) {
         packets++;
         if (nanos < firstNanos) {
@@ -65,18 +63,29 @@ public final class CaptureSummary {
         }
     }
 
-    /** Counts a plain segment the prefilter took (see {@link PlainSegments}). */
-    void countPlain(long nanos, int linkType) {
+    /** Counts a frame the prefilter took, {@link Prefilter#PLAIN_SEGMENT} or {@link Prefilter#PLAIN_OTHER} (see {@link PlainFrames}). */
+    void countPlain(long nanos, int linkType, int plain) {
         countFrame(nanos, linkType);
-        tcp++;
+        count(plain);
     }
 
-    /** The prefilter's answer; never a failure (the full decoder meets the same bytes: its failure is counted and said once). */
-    static boolean plain(int linkType, byte[] data, int offset, int capLen) {
+    private void count(int plain) {
+        if (plain == Prefilter.PLAIN_SEGMENT) {
+            tcp++;
+        } else if (plain == Prefilter.PLAIN_OTHER) {
+            other++;
+        }
+    }
+
+    /**
+     * The prefilter's answer ({@link Prefilter#classify}); never a failure (the full decoder meets the same bytes: its
+     * failure is counted and said once).
+     */
+    static int plain(int linkType, byte[] data, int offset, int capLen) {
         try {
-            return Prefilter.plainSegment(linkType, data, offset, capLen);
+            return Prefilter.classify(linkType, data, offset, capLen);
         } catch (RuntimeException e) {
-            return false;
+            return Prefilter.DECODE;
         }
     }
 
