@@ -11,6 +11,7 @@ import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.rules.Finding;
 import java.util.List;
+import java.util.Random;
 
 /**
  * A capture written as a script of packets (SYN, SYN-ACK, RST, ICMP error at capture times), played
@@ -91,6 +92,42 @@ public final class PacketScript {
                 ? Ipv6Builder.ipv6(from, to).hopLimit(ttl).icmpv6(IcmpBuilder.v6Unreachable(code, quoted, quoted.length)).build()
                 : Ipv4Builder.ipv4(from, to).ttl(ttl).icmp(IcmpBuilder.v4Unreachable(code, quoted, quoted.length)).build();
         return packet(t, p, LinkBuilder.MAC_B);
+    }
+
+    /**
+     * {@code attempts} SYNs a millisecond apart, each refused, unanswered, rejected by a router, or rejected as port
+     * unreachable by the dialed address itself (vip-local-reject: an error, the others warnings); clients and targets
+     * repeat (addresses that tie on their upper or lower half, v4 and v6 alike), so findings have several attempt
+     * counts and every field of the report's order decides some comparisons.
+     */
+    public PacketScript mixedFailures(int attempts, long seed) {
+        String[] clients = {"10.244.0.2", "10.244.0.10", "10.244.1.2", "192.168.5.1", "fd00::2", "fd00::1:2", "fd01::2"};
+        String[] targets4 = {"10.96.0.10", "10.96.0.9", "10.244.0.10"};
+        String[] targets6 = {"fd00:96::10", "fd00:96::1:10"};
+        int[] ports = {80, 443, 8080};
+        Random rnd = new Random(seed);
+        long t = 0;
+        for (int i = 0; i < attempts; i++) {
+            String client = clients[rnd.nextInt(clients.length)];
+            boolean v6 = client.indexOf(':') >= 0;
+            String target = v6 ? targets6[rnd.nextInt(targets6.length)] : targets4[rnd.nextInt(targets4.length)];
+            int port = ports[rnd.nextInt(ports.length)];
+            int sport = 30000 + i;
+            int isn = 1000 * i;
+            t += MS;
+            syn(t, client, sport, target, port, isn);
+            switch (rnd.nextInt(4)) {
+                case 0 -> rst(t + MS / 2, target, port, client, sport, 0, isn + 1, true); // refused
+                case 1 -> { } // no answer
+                case 2 -> unreachable(t + MS / 2, target, client, 3, synPacket(client, sport, target, port, isn), 64);
+                default -> { // unreachable, from one of two routers of the client's family
+                    String router = v6 ? (rnd.nextBoolean() ? "fd00::fe" : "fd00::1:fe")
+                            : (rnd.nextBoolean() ? "10.244.0.1" : "10.244.1.1");
+                    unreachable(t + MS / 2, router, client, 1, synPacket(client, sport, target, port, isn), 64);
+                }
+            }
+        }
+        return this;
     }
 
     /** Ends the capture at the last packet and returns what the analysis found. */
