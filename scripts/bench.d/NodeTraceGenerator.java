@@ -44,7 +44,8 @@ import java.util.Set;
 public final class NodeTraceGenerator {
 
     static final String USAGE = String.join("\n",
-            "usage: NodeTraceGenerator --out FILE [--seed N] [--packets N] [--scale K] [--syn-flood N] [--vxlan PORT]",
+            "usage: NodeTraceGenerator --out FILE [--seed N] [--packets N] [--scale K] [--syn-flood N]",
+            "                          [--vxlan PORT | --geneve PORT | --ipip]",
             "",
             "  --out FILE       classic pcap to write (us timestamps, little-endian, Ethernet);",
             "                   the expected findings go to FILE.planted.json",
@@ -56,6 +57,10 @@ public final class NodeTraceGenerator {
             "                   source addresses (never retransmitted) over light normal traffic",
             "  --vxlan PORT     the same traffic with every frame inside VXLAN (VNI 1) on UDP PORT",
             "                   between two node addresses, as a node's eth0 shows an overlay",
+            "  --geneve PORT    the same inside Geneve (VNI 1, no options, an Ethernet frame inside),",
+            "                   as OVN-Kubernetes and Antrea nodes show it (6081)",
+            "  --ipip           the same inside IP in IP (protocol 4, or 41 for IPv6), as Calico's",
+            "                   IPIP mode shows it: the frame's Ethernet header replaced by the node's",
             "  -h, --help       this text",
             "");
 
@@ -108,8 +113,10 @@ public final class NodeTraceGenerator {
     static final int POOL_MASK = POOL - 1;
     static final int MAX_MESSAGE = 60_000;
     static final int MAX_FRAME = 14 + 40 + 32 + 1448 + 64;
-    /** Ethernet, IPv4, UDP and VXLAN headers in front of each frame with --vxlan. */
+    /** Ethernet, IPv4, UDP and VXLAN (or Geneve, without options) headers in front of each frame: --vxlan, --geneve. */
     static final int VXLAN_OUTER = 14 + 20 + 8 + 8;
+    /** With --ipip, the node's Ethernet and IPv4 headers in place of the frame's Ethernet header: 20 bytes more. */
+    static final int IPIP_OUTER = 20;
 
     private final Options options;
     private final Rng rng;
@@ -182,7 +189,7 @@ public final class NodeTraceGenerator {
         if (out.getParent() != null) {
             Files.createDirectories(out.getParent());
         }
-        try (PcapWriter w = new PcapWriter(out, options.vxlan)) {
+        try (PcapWriter w = new PcapWriter(out, options.vxlan, options.geneve, options.ipip)) {
             writer = w;
             if (options.synFlood >= 0) {
                 floodTrace(options.synFlood);
@@ -909,14 +916,22 @@ public final class NodeTraceGenerator {
         private final OutputStream out;
         private final byte[] buf = new byte[1 << 22];
         private int pos;
-        /** VXLAN's UDP port when every frame goes inside VXLAN, else 0. */
+        /** VXLAN's, or Geneve's, UDP port when every frame goes inside one, else 0. */
         private final int vxlan;
+        private final int geneve;
+        /** Every frame's IP packet inside IP in IP. */
+        private final boolean ipip;
+        /** The bytes in front of each frame (for IP in IP: beyond its own Ethernet header, which they replace). */
+        private final int outer;
         long packets;
         /** Bytes as the trace without VXLAN would have them (the size target counts these: the same traffic either way). */
         long bytes;
 
-        PcapWriter(Path path, int vxlan) throws IOException {
+        PcapWriter(Path path, int vxlan, int geneve, boolean ipip) throws IOException {
             this.vxlan = vxlan;
+            this.geneve = geneve;
+            this.ipip = ipip;
+            outer = vxlan > 0 || geneve > 0 ? VXLAN_OUTER : ipip ? IPIP_OUTER : 0;
             out = new FileOutputStream(path.toFile());
             putIntLE(buf, 0, 0xa1b2c3d4);           // microsecond timestamps
             putShortLE(buf, 4, 2);
@@ -934,12 +949,14 @@ public final class NodeTraceGenerator {
                 out.write(buf, 0, pos);
                 pos = 0;
             }
-            int outer = vxlan > 0 ? VXLAN_OUTER : 0;
             int len = renderFrame(p, buf, pos + 16 + outer);
             if (len != p.frameLen) {
                 throw new IllegalStateException("frame length " + len + " != " + p.frameLen);
             }
-            if (outer > 0) {
+            if (ipip) {
+                ipipHeader(buf, pos + 16, len - 14, (int) packets);
+                len += outer;
+            } else if (outer > 0) {
                 vxlanHeader(buf, pos + 16, len, (int) packets);
                 len += outer;
             }
@@ -952,19 +969,42 @@ public final class NodeTraceGenerator {
             bytes += 16 + len - outer;
         }
 
-        /** Ethernet, IPv4 198.51.100.2 > 198.51.100.3, UDP (source port by flow, as Linux hashes it) and VXLAN VNI 1. */
+        /**
+         * Ethernet, IPv4 198.51.100.2 > 198.51.100.3, UDP (source port by flow, as Linux hashes it) and VXLAN VNI 1, or
+         * Geneve VNI 1 without options carrying an Ethernet frame.
+         */
         private void vxlanHeader(byte[] b, int o, int inner, int n) {
+            int udp = nodeHeaders(b, o, 17, 8 + 8 + inner, n);
+            putShortBE(b, udp, 32768 + (n & 0x3fff));
+            putShortBE(b, udp + 2, vxlan > 0 ? vxlan : geneve);
+            putShortBE(b, udp + 4, 8 + 8 + inner);
+            putShortBE(b, udp + 6, 0);
+            putIntBE(b, udp + 8, vxlan > 0 ? 0x08000000 : 0x6558);
+            putIntBE(b, udp + 12, 1 << 8);
+        }
+
+        /** The node's Ethernet and IPv4 headers over the frame's own Ethernet header: its {@code inner} bytes of IP in IP. */
+        private void ipipHeader(byte[] b, int o, int inner, int n) {
+            int type = (b[o + IPIP_OUTER + 12] & 0xff) << 8 | (b[o + IPIP_OUTER + 13] & 0xff);
+            if (type != 0x0800 && type != 0x86dd) {
+                throw new IllegalStateException("--ipip: a frame of type " + Integer.toHexString(type) + ", not IP");
+            }
+            nodeHeaders(b, o, type == 0x0800 ? 4 : 41, inner, n);
+        }
+
+        /** Ethernet and IPv4 198.51.100.2 > 198.51.100.3 at {@code o} for {@code payload} bytes of {@code protocol}; their end. */
+        private static int nodeHeaders(byte[] b, int o, int protocol, int payload, int n) {
             byte[] macs = {2, 0, 0, 0, 2, 3, 2, 0, 0, 0, 1, 3};
             System.arraycopy(macs, 0, b, o, 12);
             putShortBE(b, o + 12, 0x0800);
             int ip = o + 14;
             b[ip] = 0x45;
             b[ip + 1] = 0;
-            putShortBE(b, ip + 2, 20 + 8 + 8 + inner);
+            putShortBE(b, ip + 2, 20 + payload);
             putShortBE(b, ip + 4, n & 0xffff);
             putShortBE(b, ip + 6, 0);
             b[ip + 8] = 64;
-            b[ip + 9] = 17;
+            b[ip + 9] = (byte) protocol;
             putShortBE(b, ip + 10, 0);
             byte[] addrs = {(byte) 198, 51, 100, 2, (byte) 198, 51, 100, 3};
             System.arraycopy(addrs, 0, b, ip + 12, 8);
@@ -975,13 +1015,7 @@ public final class NodeTraceGenerator {
             sum = (sum & 0xffff) + (sum >>> 16);
             sum = (sum & 0xffff) + (sum >>> 16);
             putShortBE(b, ip + 10, ~sum & 0xffff);
-            int udp = ip + 20;
-            putShortBE(b, udp, 32768 + (n & 0x3fff));
-            putShortBE(b, udp + 2, vxlan);
-            putShortBE(b, udp + 4, 8 + 8 + inner);
-            putShortBE(b, udp + 6, 0);
-            putIntBE(b, udp + 8, 0x08000000);
-            putIntBE(b, udp + 12, 1 << 8);
+            return ip + 20;
         }
 
         @Override
@@ -1456,6 +1490,8 @@ public final class NodeTraceGenerator {
         int scale = 1;
         long synFlood = -1;
         int vxlan;
+        int geneve;
+        boolean ipip;
         boolean help;
 
         public static Options parse(String... args) {
@@ -1472,6 +1508,10 @@ public final class NodeTraceGenerator {
                     o.help = true;
                     continue;
                 }
+                if (a.equals("--ipip")) {
+                    o.ipip = true;
+                    continue;
+                }
                 if (v == null) {
                     if (i + 1 >= args.length) {
                         throw new IllegalArgumentException(a + " needs a value");
@@ -1485,11 +1525,15 @@ public final class NodeTraceGenerator {
                     case "--scale": o.scale = (int) number(a, v, 1); break;
                     case "--syn-flood": o.synFlood = number(a, v, 0); break;
                     case "--vxlan": o.vxlan = (int) number(a, v, 1); break;
+                    case "--geneve": o.geneve = (int) number(a, v, 1); break;
                     default: throw new IllegalArgumentException("unknown option " + a);
                 }
             }
             if (!o.help && o.out == null) {
                 throw new IllegalArgumentException("--out FILE is required");
+            }
+            if ((o.vxlan > 0 ? 1 : 0) + (o.geneve > 0 ? 1 : 0) + (o.ipip ? 1 : 0) > 1) {
+                throw new IllegalArgumentException("--vxlan, --geneve and --ipip: one at most");
             }
             return o;
         }

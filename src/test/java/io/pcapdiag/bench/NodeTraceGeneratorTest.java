@@ -134,6 +134,45 @@ class NodeTraceGeneratorTest {
         assertEquals(0, p.exitValue(), out);
     }
 
+    @Test
+    void theSameTrafficInsideEachTunnelGivesPcapdiagTheSameFindings() throws IOException {
+        Path plain = generate("plain.pcap", "--seed", "3", "--packets", "20000");
+        Map<String, Object> expected = pcapdiagSaw(plain);
+        Map<String, Long> planted = new HashMap<>(plantedFindings(plain));
+        planted.values().removeIf(n -> n == 0);
+        assertEquals(planted, expected.get("findings"));
+        long packets = readLong(planted(plain), "packets");
+        // The bytes each tunnel puts in front of every frame: VXLAN's or Geneve's 50, IP in IP's 20.
+        Map<String, Integer> outer = Map.of("--vxlan=8472", 50, "--geneve=6081", 50, "--ipip", 20);
+        for (Map.Entry<String, Integer> e : outer.entrySet()) {
+            Path t = generate("tunnel.pcap", "--seed", "3", "--packets", "20000", e.getKey());
+            assertEquals(Files.size(plain) + packets * e.getValue(), Files.size(t), e.getKey() + ": size");
+            assertEquals(expected, pcapdiagSaw(t), e.getKey());
+        }
+    }
+
+    /** pcapdiag's findings (attempts per pattern) and packet counts for a trace, from its JSON report. */
+    private static Map<String, Object> pcapdiagSaw(Path pcap) throws IOException {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = io.pcapdiag.cli.Main.run(new String[] {"analyze", "--format", "json", "--max-findings", "100000",
+            pcap.toString()}, new java.io.PrintWriter(out), new java.io.PrintWriter(err));
+        assertTrue(code == 0 || code == 1, "exit " + code + ": " + err);
+        com.fasterxml.jackson.databind.JsonNode doc =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+        Map<String, Long> findings = new HashMap<>();
+        for (com.fasterxml.jackson.databind.JsonNode f : doc.get("findings")) {
+            findings.merge(f.get("pattern").asText(), f.get("attempts").asLong(), Long::sum);
+        }
+        com.fasterxml.jackson.databind.JsonNode c = doc.get("captures").get(0);
+        Map<String, Object> saw = new HashMap<>();
+        saw.put("findings", findings);
+        for (String k : new String[] {"packets", "tcp", "icmp_errors", "other", "truncated", "malformed"}) {
+            saw.put(k, c.get(k).asLong());
+        }
+        return saw;
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private Path generate(String name, String... args) throws IOException {
