@@ -5,12 +5,12 @@ import io.pcapdiag.capture.Frame;
 /**
  * The analysis needs SYNs, RSTs and ICMP errors; most of a node capture is mid-connection TCP segments, and much of the
  * rest UDP (DNS, metrics). Like the BPF filter of live capture, this recognises the common cases (Ethernet, Linux
- * cooked v2 or raw IP; IPv4 without options or IPv6 without extension headers; TCP without SYN or RST, the same
- * inside VXLAN; UDP to a port that is no overlay's) in a handful of byte reads, so such frames are counted without a
- * full decode. It answers {@link #PLAIN_SEGMENT} only when the full {@link Decoder} would return a plain TCP segment
- * without SYN/RST and without anomaly, {@link #PLAIN_OTHER} only when it would return a packet of no interest
+ * cooked v2 or raw IP; IPv4 without options or IPv6 without extension headers; TCP without SYN or RST, the same inside
+ * VXLAN, Geneve or IP in IP; UDP to a port that is no overlay's) in a handful of byte reads, so such frames are counted
+ * without a full decode. It answers {@link #PLAIN_SEGMENT} only when the full {@link Decoder} would return a plain TCP
+ * segment without SYN/RST and without anomaly, {@link #PLAIN_OTHER} only when it would return a packet of no interest
  * ({@link PacketView.Kind#OTHER}) without anomaly; anything unusual (VLAN tags, IP options, fragments, TSO lengths,
- * truncation, a tunnel's port) is {@link #DECODE}: the full decoder's.
+ * truncation, a tunnel header or nesting out of the ordinary) is {@link #DECODE}: the full decoder's.
  */
 public final class Prefilter {
     /** The full decoder must look at the frame. */
@@ -22,6 +22,8 @@ public final class Prefilter {
 
     private static final int SYN_OR_RST = PacketView.SYN | PacketView.RST;
     private static final int PROTO_TCP = 6;
+    /** Geneve's protocol type for an Ethernet frame inside (Transparent Ethernet Bridging). */
+    private static final int ETHERTYPE_BRIDGED = 0x6558;
 
     private Prefilter() {
     }
@@ -71,9 +73,9 @@ public final class Prefilter {
     }
 
     /**
-     * An IPv4 or IPv6 packet at {@code ip} of which {@code n} bytes were captured. In the outer packet, a VXLAN
-     * datagram is looked into as {@link Tunnels} decodes it (on an overlay's underlay every frame is one, and its inner
-     * segment is as plain as any), and a datagram to any other port but Geneve's is a plain other packet.
+     * An IPv4 or IPv6 packet at {@code ip} of which {@code n} bytes were captured. In the outer packet, a tunnel is
+     * looked into as {@link Tunnels} decodes it (on an overlay's underlay every frame is in one, and its inner segment
+     * is as plain as any), and a datagram to a port that is no overlay's is a plain other packet.
      */
     private static int plainIp(byte[] b, int ip, int n, int type, boolean outer) {
         if (type == LinkTypes.ETHERTYPE_IPV4) {
@@ -86,9 +88,9 @@ public final class Prefilter {
             if (b[ip + 9] == PROTO_TCP) {
                 return total >= 40 ? segment(b, ip + 20, Math.min(n, total) - 20) : DECODE;
             }
-            // The decoder bounds what follows by the total length (Ethernet pads short frames); 0 is TSO's.
-            // Only the outer datagram: one inside a tunnel is the decoder's, which follows nesting so deep.
-            return outer && b[ip + 9] == Tunnels.PROTO_UDP ? udp(b, ip + 20, Math.min(n, total) - 20) : DECODE;
+            // The decoder bounds what follows by the total length (Ethernet pads short frames); 0 is TSO's, and
+            // leaves less than nothing here: the decoder's.
+            return outer ? payload(b, ip + 20, Math.min(n, total) - 20, b[ip + 9]) : DECODE;
         }
         if (type == LinkTypes.ETHERTYPE_IPV6) {
             // No extension headers; TCP: payload length holds a TCP header.
@@ -100,30 +102,64 @@ public final class Prefilter {
                 return payload >= 20 ? segment(b, ip + 40, Math.min(n - 40, payload)) : DECODE;
             }
             // A payload length of 0 (a jumbogram's or offload's) leaves nothing here: the decoder's.
-            return outer && b[ip + 6] == Tunnels.PROTO_UDP ? udp(b, ip + 40, Math.min(n - 40, payload)) : DECODE;
+            return outer ? payload(b, ip + 40, Math.min(n - 40, payload), b[ip + 6]) : DECODE;
         }
         return DECODE;
     }
 
     /**
-     * A UDP datagram at {@code udp} with {@code n} bytes of it there (8 or more): VXLAN (its port, its I flag) carrying
-     * an Ethernet frame without VLAN tags, whose IP packet is looked at as above; to Geneve's port, the decoder's; to any
-     * other, a plain other packet ({@link Tunnels#udp} decodes no further).
+     * What the outer packet carries at {@code o}, {@code n} bytes of it there, by its IP protocol: a UDP datagram, or
+     * an IP packet in IP (Calico's IPIP mode, protocol 4; IPv6 in IP, 41). Only the outer packet's: a tunnel inside a
+     * tunnel is the decoder's, which follows nesting so deep.
+     */
+    private static int payload(byte[] b, int o, int n, int protocol) {
+        if (protocol == Tunnels.PROTO_UDP) {
+            return udp(b, o, n);
+        }
+        if (protocol == Tunnels.PROTO_IPIP) {
+            return plainIp(b, o, n, LinkTypes.ETHERTYPE_IPV4, false);
+        }
+        return protocol == Tunnels.PROTO_IPV6 ? plainIp(b, o, n, LinkTypes.ETHERTYPE_IPV6, false) : DECODE;
+    }
+
+    /**
+     * A UDP datagram at {@code udp} with {@code n} bytes of it there (8 or more): VXLAN (its port, its I flag) or Geneve
+     * (its port, version 0, its options skipped by their length) carrying an Ethernet frame without VLAN tags or, in
+     * Geneve, an IP packet, which is looked at as above; to any other port, a plain other packet ({@link Tunnels#udp}
+     * decodes no further).
      */
     private static int udp(byte[] b, int udp, int n) {
         if (n < 8) {
             return DECODE; // a cut header (the decoder's OTHER too): no read past the captured bytes
         }
         int port = (b[udp + 2] & 0xff) << 8 | (b[udp + 3] & 0xff);
-        if (port != Tunnels.VXLAN_PORT && port != Tunnels.VXLAN_LINUX_PORT) {
-            return port == Tunnels.GENEVE_PORT ? DECODE : PLAIN_OTHER;
+        int o = udp + 8;
+        n -= 8;
+        if (port == Tunnels.VXLAN_PORT || port == Tunnels.VXLAN_LINUX_PORT) {
+            return n >= 8 && (b[o] & 0x08) != 0 ? bridged(b, o + 8, n - 8) : DECODE;
         }
-        if (n < 8 + 8 + 14 || (b[udp + 8] & 0x08) == 0) {
+        if (port != Tunnels.GENEVE_PORT) {
+            return PLAIN_OTHER;
+        }
+        if (n < 8 || (b[o] & 0xc0) != 0) {
             return DECODE;
         }
-        int eth = udp + 16;
+        int header = 8 + (b[o] & 0x3f) * 4;
+        int protocol = (b[o + 2] & 0xff) << 8 | (b[o + 3] & 0xff);
+        if (protocol == ETHERTYPE_BRIDGED) {
+            return bridged(b, o + header, n - header);
+        }
+        // Options cut by the capture leave less than an IP header here: the decoder's.
+        return plainIp(b, o + header, n - header, protocol, false);
+    }
+
+    /** An Ethernet frame inside a tunnel, {@code n} bytes of it there: without VLAN tags, its IP packet as above. */
+    private static int bridged(byte[] b, int eth, int n) {
+        if (n < 14) {
+            return DECODE;
+        }
         int type = (b[eth + 12] & 0xff) << 8 | (b[eth + 13] & 0xff);
-        return plainIp(b, eth + 14, n - 30, type, false);
+        return plainIp(b, eth + 14, n - 14, type, false);
     }
 
     /** At least 16 bytes of TCP header present, a sane data offset, and neither SYN nor RST. */

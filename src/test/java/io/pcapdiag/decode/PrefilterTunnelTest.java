@@ -11,6 +11,7 @@ import io.pcapdiag.testing.Ipv6Builder;
 import io.pcapdiag.testing.LinkBuilder;
 import io.pcapdiag.testing.TcpBuilder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The prefilter looks into VXLAN (an overlay's underlay is all VXLAN): it may skip only what the full decoder calls a
  * plain TCP segment, and it must skip a well-formed plain one. Random frames, each built well or varied in one of
- * the ways the decoder cares about, placed in a larger array of junk so that a read past the captured length shows.
+ * the ways the decoder cares about, placed in a larger array of junk or at the end of one, so that a read past the
+ * captured length shows.
  */
 class PrefilterTunnelTest {
     private static final int[] PLAIN_FLAGS = {TcpBuilder.ACK, TcpBuilder.PSH | TcpBuilder.ACK, TcpBuilder.FIN | TcpBuilder.ACK,
@@ -88,7 +90,9 @@ class PrefilterTunnelTest {
         }
         byte[] frame = variation == 10 ? LinkBuilder.ethernet().tag(LinkBuilder.TPID_8021Q, 20).payload(outer)
                 : LinkBuilder.ethernet(outer);
-        int capLen = variation == 11 ? r.nextInt(frame.length) : frame.length;
+        // Cut anywhere, or (half the time) within the headers, where each length check guards a read.
+        int capLen = variation != 11 ? frame.length
+                : r.nextBoolean() ? r.nextInt(frame.length) : Math.min(frame.length - 1, 14 + r.nextInt(110));
         if (variation == 12) {
             frame = frame.clone();
             frame[14 + (outer[0] >> 4 == 6 ? 40 : 20) + 16 + 12] ^= (byte) 0x40; // inner Ethernet type changed
@@ -107,7 +111,11 @@ class PrefilterTunnelTest {
         int mustSkip = 0;
         for (int i = 0; i < 20_000; i++) {
             Case c = random(r);
-            Frame f = Frames.embedded(LinkBuilder.LINKTYPE_ETHERNET, c.bytes(), c.capLen(), r.nextInt(9), 64);
+            // Junk after the captured bytes, or the end of the array right there (a read past them throws).
+            Frame f = r.nextBoolean()
+                    ? Frames.embedded(LinkBuilder.LINKTYPE_ETHERNET, c.bytes(), c.capLen(), r.nextInt(9), 64)
+                    : Frames.embedded(LinkBuilder.LINKTYPE_ETHERNET, Arrays.copyOf(c.bytes(), c.capLen()), c.capLen(),
+                            r.nextInt(9), 0);
             boolean pre = Prefilter.plainSegment(f);
             PacketView.Kind kind = decoder.decode(f, v);
             boolean plain = kind == PacketView.Kind.TCP && v.weird == null && !v.has(PacketView.SYN)
