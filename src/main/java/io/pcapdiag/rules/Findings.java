@@ -4,7 +4,6 @@ import io.pcapdiag.context.Context;
 import io.pcapdiag.context.Fact;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Endpoint;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.Iterator;
@@ -123,7 +122,7 @@ public final class Findings {
      * {@code ranked} put in order now, the rest when one of them is asked for (see {@link RankedFindings}).
      */
     public RankedFindings results(Context context, int ranked) {
-        List<Finding> out = new ArrayList<>(groups.size());
+        RankedFindings.Builder out = new RankedFindings.Builder(groups.size(), ranked);
         for (Map.Entry<Key, Finding> e : groups.entrySet()) {
             Finding f = e.getValue();
             Pattern first = e.getKey().pattern();
@@ -139,7 +138,7 @@ public final class Findings {
             }
             out.add(f);
         }
-        return new RankedFindings(out, ranked);
+        return out.build();
     }
 
     /**

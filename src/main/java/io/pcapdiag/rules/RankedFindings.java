@@ -19,79 +19,124 @@ public final class RankedFindings extends AbstractList<Finding> implements Rando
     private final Finding[] all;
     /** {@code all[0, sorted)} are the first findings in {@link Findings#ORDER}, in that order; the rest follow them. */
     private int sorted;
-    private final long[] findings = new long[PATTERNS.size()];
-    private final long[] attempts = new long[PATTERNS.size()];
+    private final long[] findings;
+    private final long[] attempts;
 
     /** @param ranked how many of the first findings to put in order now (at least); the rest wait until asked for */
     RankedFindings(List<Finding> unordered, int ranked) {
-        Finding[] a = unordered.toArray(new Finding[0]);
-        for (Finding f : a) {
-            findings[f.pattern().ordinal()]++;
-            attempts[f.pattern().ordinal()] += f.attempts();
-        }
-        int k = Math.min(Math.max(ranked, 0), a.length);
-        if (k >= a.length / 4) {
-            // Most of them are wanted: a heap would compare more than a sort does.
-            Arrays.sort(a, Findings.ORDER);
-            sorted = a.length;
-        } else {
-            a = pickFirst(a, k);
-            sorted = k;
-        }
-        this.all = a;
+        this(builder(unordered.size(), ranked, unordered));
     }
 
-    /** The first {@code k} of {@code a} in order, followed by the others in the order they came. */
-    private static Finding[] pickFirst(Finding[] a, int k) {
-        // A heap of the best k so far, the worst of them on top: a finding that does not beat it costs one comparison.
-        int[] heap = new int[k];
-        int size = 0;
-        for (int i = 0; i < a.length; i++) {
+    private RankedFindings(Builder b) {
+        this.all = b.ranked();
+        this.sorted = b.sorted;
+        this.findings = b.findings;
+        this.attempts = b.attempts;
+    }
+
+    private static Builder builder(int size, int ranked, List<Finding> unordered) {
+        Builder b = new Builder(size, ranked);
+        for (Finding f : unordered) {
+            b.add(f);
+        }
+        return b;
+    }
+
+    /**
+     * Builds the list one finding at a time, as they are made: each is counted and, when only a few are to be ranked,
+     * offered to the heap of the best so far while it is still in the cache. The end of a run makes 16,250 of them,
+     * spread over the heap; reading each once more to count it and once more to rank it was 17 of the 491 samples of
+     * a CPU profile's reading thread.
+     */
+    static final class Builder {
+        private final Finding[] all;
+        private int n;
+        /** How many to pick with the heap; -1 when most of them are wanted and all are sorted instead. */
+        private final int k;
+        /** A heap of the best {@code k} so far (indexes into {@code all}), the worst of them on top. */
+        private final int[] heap;
+        private int size;
+        private int sorted;
+        private final long[] findings = new long[PATTERNS.size()];
+        private final long[] attempts = new long[PATTERNS.size()];
+
+        /** For {@code capacity} findings, of which the first {@code ranked} are to be put in order now. */
+        Builder(int capacity, int ranked) {
+            all = new Finding[capacity];
+            int wanted = Math.min(Math.max(ranked, 0), capacity);
+            // Most of them wanted: a heap would compare more than a sort does.
+            k = wanted >= capacity / 4 ? -1 : wanted;
+            heap = new int[Math.max(k, 0)];
+        }
+
+        void add(Finding f) {
+            findings[f.pattern().ordinal()]++;
+            attempts[f.pattern().ordinal()] += f.attempts();
+            int i = n++;
+            all[i] = f;
+            if (k < 0) {
+                return;
+            }
             if (size < k) {
                 int at = size++;
-                while (at > 0 && Findings.ORDER.compare(a[heap[(at - 1) >>> 1]], a[i]) < 0) {
+                while (at > 0 && Findings.ORDER.compare(all[heap[(at - 1) >>> 1]], f) < 0) {
                     heap[at] = heap[(at - 1) >>> 1];
                     at = (at - 1) >>> 1;
                 }
                 heap[at] = i;
-            } else if (k > 0 && Findings.ORDER.compare(a[i], a[heap[0]]) < 0) {
-                siftDown(a, heap, size, i);
+            } else if (k > 0 && Findings.ORDER.compare(f, all[heap[0]]) < 0) {
+                siftDown(i);
             }
         }
-        Finding[] out = new Finding[a.length];
-        boolean[] picked = new boolean[a.length];
-        for (int j = 0; j < size; j++) {
-            out[j] = a[heap[j]];
-            picked[heap[j]] = true;
-        }
-        Arrays.sort(out, 0, size, Findings.ORDER);
-        int n = size;
-        for (int i = 0; i < a.length; i++) {
-            if (!picked[i]) {
-                out[n++] = a[i];
-            }
-        }
-        return out;
-    }
 
-    /** Puts index {@code i} on top of the heap in place of the worst, and lets it sink to where it belongs. */
-    private static void siftDown(Finding[] a, int[] heap, int size, int i) {
-        int at = 0;
-        while (true) {
-            int child = 2 * at + 1;
-            if (child >= size) {
-                break;
-            }
-            if (child + 1 < size && Findings.ORDER.compare(a[heap[child + 1]], a[heap[child]]) > 0) {
-                child++;
-            }
-            if (Findings.ORDER.compare(a[heap[child]], a[i]) <= 0) {
-                break;
-            }
-            heap[at] = heap[child];
-            at = child;
+        RankedFindings build() {
+            return new RankedFindings(this);
         }
-        heap[at] = i;
+
+        /** Puts index {@code i} on top of the heap in place of the worst, and lets it sink to where it belongs. */
+        private void siftDown(int i) {
+            int at = 0;
+            while (true) {
+                int child = 2 * at + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && Findings.ORDER.compare(all[heap[child + 1]], all[heap[child]]) > 0) {
+                    child++;
+                }
+                if (Findings.ORDER.compare(all[heap[child]], all[i]) <= 0) {
+                    break;
+                }
+                heap[at] = heap[child];
+                at = child;
+            }
+            heap[at] = i;
+        }
+
+        /** The findings added, the first {@link #sorted} of them in order, followed by the others as they came. */
+        private Finding[] ranked() {
+            Finding[] a = n == all.length ? all : Arrays.copyOf(all, n);
+            if (k < 0) {
+                Arrays.sort(a, Findings.ORDER);
+                sorted = n;
+                return a;
+            }
+            Finding[] out = new Finding[n];
+            boolean[] picked = new boolean[n];
+            for (int j = 0; j < size; j++) {
+                out[j] = a[heap[j]];
+                picked[heap[j]] = true;
+            }
+            Arrays.sort(out, 0, size, Findings.ORDER);
+            int m = size;
+            for (int i = 0; i < n; i++) {
+                if (!picked[i]) {
+                    out[m++] = a[i];
+                }
+            }
+            sorted = size;
+            return out;
+        }
     }
 
     @Override
