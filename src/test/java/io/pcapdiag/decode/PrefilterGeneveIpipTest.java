@@ -1,27 +1,19 @@
 package io.pcapdiag.decode;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.pcapdiag.capture.Frame;
+import io.pcapdiag.decode.PrefilterCases.Case;
 import io.pcapdiag.testing.Buf;
-import io.pcapdiag.testing.Frames;
 import io.pcapdiag.testing.Ipv4Builder;
 import io.pcapdiag.testing.Ipv6Builder;
 import io.pcapdiag.testing.LinkBuilder;
 import io.pcapdiag.testing.TcpBuilder;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Random;
-import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
  * The prefilter looks into Geneve (OVN-Kubernetes, Antrea) and IP in IP (Calico's IPIP mode) as it does into VXLAN
  * ({@link PrefilterTunnelTest}): it may take only what the full decoder calls a plain TCP segment, and it must take a
- * well-formed plain one. Random frames, each built well or varied in one of the ways the decoder cares about, placed
- * in a larger array of junk or at the end of one, so that a read past the captured length shows.
+ * well-formed plain one ({@link PrefilterCases}). Random frames, each built well or varied in one of the ways the
+ * decoder cares about.
  */
 class PrefilterGeneveIpipTest {
     private static final int[] PLAIN_FLAGS = {TcpBuilder.ACK, TcpBuilder.PSH | TcpBuilder.ACK,
@@ -29,10 +21,6 @@ class PrefilterGeneveIpipTest {
     private static final int[] OTHER_FLAGS = {TcpBuilder.SYN, TcpBuilder.SYN | TcpBuilder.ACK, TcpBuilder.RST};
     private static final int PROTO_IPIP = 4;
     private static final int PROTO_IPV6 = 41;
-
-    /** One random frame, and whether it is well formed with a plain segment inside (the prefilter must take it). */
-    private record Case(byte[] bytes, int capLen, boolean mustTake, String how) {
-    }
 
     /** The packet inside: TCP, plain or not, in IPv4 (perhaps with options or a fragment offset) or IPv6. */
     private record Inner(byte[] ip, boolean plain, boolean v6, String how) {
@@ -78,10 +66,8 @@ class PrefilterGeneveIpipTest {
     private static Case frame(Random r, byte[] outer, int variation, boolean mustTake, String how) {
         byte[] frame = variation == 5 ? LinkBuilder.ethernet().tag(LinkBuilder.TPID_8021Q, 20).payload(outer)
                 : LinkBuilder.ethernet(outer);
-        // Cut anywhere, or (half the time) within the headers, where each length check guards a read.
-        int capLen = variation != 6 ? frame.length
-                : r.nextBoolean() ? r.nextInt(frame.length) : Math.min(frame.length - 1, 14 + r.nextInt(150));
-        return new Case(frame, capLen, mustTake, how);
+        int capLen = variation == 6 ? PrefilterCases.cut(r, frame.length, 150) : frame.length;
+        return new Case(LinkBuilder.LINKTYPE_ETHERNET, frame, capLen, mustTake, how);
     }
 
     private static Case geneve(Random r) {
@@ -155,47 +141,13 @@ class PrefilterGeneveIpipTest {
                 "ip in ip " + proto + ", variation " + variation + ", " + in.how());
     }
 
-    private static void check(long seed, Function<Random, Case> cases) {
-        Random r = new Random(seed);
-        Decoder decoder = new Decoder();
-        PacketView v = new PacketView();
-        List<String> wrong = new ArrayList<>();
-        int taken = 0;
-        int mustTake = 0;
-        for (int i = 0; i < 20_000; i++) {
-            Case c = cases.apply(r);
-            // Junk after the captured bytes, or the end of the array right there (a read past them throws).
-            Frame f = r.nextBoolean()
-                    ? Frames.embedded(LinkBuilder.LINKTYPE_ETHERNET, c.bytes(), c.capLen(), r.nextInt(9), 64)
-                    : Frames.embedded(LinkBuilder.LINKTYPE_ETHERNET, Arrays.copyOf(c.bytes(), c.capLen()), c.capLen(),
-                            r.nextInt(9), 0);
-            int pre = Prefilter.classify(f);
-            PacketView.Kind kind = decoder.decode(f, v);
-            boolean plain = kind == PacketView.Kind.TCP && v.weird == null && !v.has(PacketView.SYN)
-                    && !v.has(PacketView.RST);
-            boolean plainOther = kind == PacketView.Kind.OTHER && v.weird == null;
-            if (pre == Prefilter.PLAIN_SEGMENT && !plain || pre == Prefilter.PLAIN_OTHER && !plainOther) {
-                if (wrong.size() < 10) {
-                    wrong.add("took as " + pre + " a " + kind + " weird=" + v.weird + " (" + c.how() + ")");
-                }
-            }
-            if (c.mustTake() && pre != Prefilter.PLAIN_SEGMENT && wrong.size() < 10) {
-                wrong.add("did not take a well-formed plain segment (" + c.how() + ")");
-            }
-            taken += pre == Prefilter.PLAIN_SEGMENT ? 1 : 0;
-            mustTake += c.mustTake() ? 1 : 0;
-        }
-        assertEquals(List.of(), wrong);
-        assertTrue(mustTake > 5_000 && taken >= mustTake, taken + " taken, " + mustTake + " well-formed plain");
-    }
-
     @Test
     void theGeneveFramesTakenAreThePlainOnesAndEveryWellFormedPlainOneIs() {
-        check(6081, PrefilterGeneveIpipTest::geneve);
+        PrefilterCases.check(6081, PrefilterGeneveIpipTest::geneve, Prefilter.PLAIN_SEGMENT);
     }
 
     @Test
     void theIpInIpFramesTakenAreThePlainOnesAndEveryWellFormedPlainOneIs() {
-        check(4, PrefilterGeneveIpipTest::ipip);
+        PrefilterCases.check(4, PrefilterGeneveIpipTest::ipip, Prefilter.PLAIN_SEGMENT);
     }
 }

@@ -1,36 +1,24 @@
 package io.pcapdiag.decode;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import io.pcapdiag.capture.Frame;
+import io.pcapdiag.decode.PrefilterCases.Case;
 import io.pcapdiag.testing.Buf;
-import io.pcapdiag.testing.Frames;
 import io.pcapdiag.testing.Ipv4Builder;
 import io.pcapdiag.testing.Ipv6Builder;
 import io.pcapdiag.testing.LinkBuilder;
 import io.pcapdiag.testing.TcpBuilder;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
  * The prefilter looks into VXLAN (an overlay's underlay is all VXLAN): it may skip only what the full decoder calls a
- * plain TCP segment, and it must skip a well-formed plain one. Random frames, each built well or varied in one of
- * the ways the decoder cares about, placed in a larger array of junk or at the end of one, so that a read past the
- * captured length shows.
+ * plain TCP segment, and it must skip a well-formed plain one ({@link PrefilterCases}). Random frames, each built well
+ * or varied in one of the ways the decoder cares about.
  */
 class PrefilterTunnelTest {
     private static final int[] PLAIN_FLAGS = {TcpBuilder.ACK, TcpBuilder.PSH | TcpBuilder.ACK, TcpBuilder.FIN | TcpBuilder.ACK,
         TcpBuilder.URG | TcpBuilder.ACK};
     private static final int[] OTHER_FLAGS = {TcpBuilder.SYN, TcpBuilder.SYN | TcpBuilder.ACK, TcpBuilder.RST,
         TcpBuilder.RST | TcpBuilder.ACK};
-
-    /** One random frame, and whether it is well formed with a plain segment inside (the prefilter must skip it). */
-    private record Case(byte[] bytes, int capLen, boolean mustSkip, String how) {
-    }
 
     private static byte[] udp(int dport, byte[] payload) {
         return new Buf().u16(51000).u16(dport).u16(8 + payload.length).u16(0).bytes(payload).toByteArray();
@@ -90,46 +78,17 @@ class PrefilterTunnelTest {
         }
         byte[] frame = variation == 10 ? LinkBuilder.ethernet().tag(LinkBuilder.TPID_8021Q, 20).payload(outer)
                 : LinkBuilder.ethernet(outer);
-        // Cut anywhere, or (half the time) within the headers, where each length check guards a read.
-        int capLen = variation != 11 ? frame.length
-                : r.nextBoolean() ? r.nextInt(frame.length) : Math.min(frame.length - 1, 14 + r.nextInt(110));
+        int capLen = variation == 11 ? PrefilterCases.cut(r, frame.length, 110) : frame.length;
         if (variation == 12) {
             frame = frame.clone();
             frame[14 + (outer[0] >> 4 == 6 ? 40 : 20) + 16 + 12] ^= (byte) 0x40; // inner Ethernet type changed
         }
-        return new Case(frame, capLen, plain && variation == 0, how + (innerV6 ? ", inner v6" : ", inner v4")
+        return new Case(LinkBuilder.LINKTYPE_ETHERNET, frame, capLen, plain && variation == 0, how + (innerV6 ? ", inner v6" : ", inner v4")
                 + ", flags " + flags);
     }
 
     @Test
     void theVxlanFramesSkippedAreThePlainOnesAndEveryWellFormedPlainOneIs() {
-        Random r = new Random(8472);
-        Decoder decoder = new Decoder();
-        PacketView v = new PacketView();
-        List<String> wrong = new ArrayList<>();
-        int skipped = 0;
-        int mustSkip = 0;
-        for (int i = 0; i < 20_000; i++) {
-            Case c = random(r);
-            // Junk after the captured bytes, or the end of the array right there (a read past them throws).
-            Frame f = r.nextBoolean()
-                    ? Frames.embedded(LinkBuilder.LINKTYPE_ETHERNET, c.bytes(), c.capLen(), r.nextInt(9), 64)
-                    : Frames.embedded(LinkBuilder.LINKTYPE_ETHERNET, Arrays.copyOf(c.bytes(), c.capLen()), c.capLen(),
-                            r.nextInt(9), 0);
-            boolean pre = Prefilter.plainSegment(f);
-            PacketView.Kind kind = decoder.decode(f, v);
-            boolean plain = kind == PacketView.Kind.TCP && v.weird == null && !v.has(PacketView.SYN)
-                    && !v.has(PacketView.RST);
-            if (pre && !plain && wrong.size() < 10) {
-                wrong.add("skipped a " + kind + " weird=" + v.weird + " (" + c.how() + ")");
-            }
-            if (c.mustSkip() && !pre && wrong.size() < 10) {
-                wrong.add("did not skip a well-formed plain segment (" + c.how() + ")");
-            }
-            skipped += pre ? 1 : 0;
-            mustSkip += c.mustSkip() ? 1 : 0;
-        }
-        assertEquals(List.of(), wrong);
-        assertTrue(mustSkip > 5_000 && skipped >= mustSkip, skipped + " skipped, " + mustSkip + " well-formed plain");
+        PrefilterCases.check(8472, PrefilterTunnelTest::random, Prefilter.PLAIN_SEGMENT);
     }
 }
