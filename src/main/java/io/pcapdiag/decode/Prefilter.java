@@ -21,15 +21,8 @@ public final class Prefilter {
     public static final int PLAIN_OTHER = 2;
 
     private static final int SYN_OR_RST = PacketView.SYN | PacketView.RST;
-    private static final int PROTO_TCP = 6;
-    /** Geneve's protocol type for an Ethernet frame inside (Transparent Ethernet Bridging). */
-    private static final int ETHERTYPE_BRIDGED = 0x6558;
 
     private Prefilter() {
-    }
-
-    public static boolean plainSegment(Frame f) {
-        return classify(f.linkType, f.data, f.offset, f.capLen) == PLAIN_SEGMENT;
     }
 
     /** What {@link #classify(int, byte[], int, int)} makes of {@code f}. */
@@ -43,7 +36,7 @@ public final class Prefilter {
         // TCP (the same tests as plainIp and segment). This is asked of every frame, and C1 inlines none of the general
         // path's calls (each is over its 35-byte limit).
         if (linkType == LinkTypes.ETHERNET && n >= 14 + 36 && b[o + 12] == 0x08 && b[o + 13] == 0 && b[o + 14] == 0x45
-                && b[o + 23] == PROTO_TCP && ((b[o + 20] & 0x1f) | b[o + 21]) == 0) {
+                && b[o + 23] == Ipv4.PROTO_TCP && ((b[o + 20] & 0x1f) | b[o + 21]) == 0) {
             int total = (b[o + 16] & 0xff) << 8 | (b[o + 17] & 0xff);
             return total >= 40 && Math.min(n - 14, total) - 20 >= 16 && (b[o + 46] & 0xf0) >= 0x50
                     && (b[o + 47] & SYN_OR_RST) == 0 ? PLAIN_SEGMENT : DECODE;
@@ -85,7 +78,7 @@ public final class Prefilter {
                 return DECODE;
             }
             int total = (b[ip + 2] & 0xff) << 8 | (b[ip + 3] & 0xff);
-            if (b[ip + 9] == PROTO_TCP) {
+            if (b[ip + 9] == Ipv4.PROTO_TCP) {
                 return total >= 40 ? segment(b, ip + 20, Math.min(n, total) - 20) : DECODE;
             }
             // The decoder bounds what follows by the total length (Ethernet pads short frames); 0 is TSO's, and
@@ -98,7 +91,7 @@ public final class Prefilter {
                 return DECODE;
             }
             int payload = (b[ip + 4] & 0xff) << 8 | (b[ip + 5] & 0xff);
-            if (b[ip + 6] == PROTO_TCP) {
+            if (b[ip + 6] == Ipv4.PROTO_TCP) {
                 return payload >= 20 ? segment(b, ip + 40, Math.min(n - 40, payload)) : DECODE;
             }
             // A payload length of 0 (a jumbogram's or offload's) leaves nothing here: the decoder's.
@@ -146,7 +139,7 @@ public final class Prefilter {
         }
         int header = 8 + (b[o] & 0x3f) * 4;
         int protocol = (b[o + 2] & 0xff) << 8 | (b[o + 3] & 0xff);
-        if (protocol == ETHERTYPE_BRIDGED) {
+        if (protocol == Tunnels.ETHERTYPE_BRIDGED) {
             return bridged(b, o + header, n - header);
         }
         // Options cut by the capture leave less than an IP header here: the decoder's.

@@ -15,7 +15,8 @@ final class Tunnels {
     static final int VXLAN_LINUX_PORT = 8472;
     static final int GENEVE_PORT = 6081;
     static final int MAX_DEPTH = 3;
-    private static final int ETHERTYPE_BRIDGED = 0x6558;
+    /** The protocol type of an Ethernet frame inside a tunnel (Transparent Ethernet Bridging). */
+    static final int ETHERTYPE_BRIDGED = 0x6558;
 
     private Tunnels() {
     }
