@@ -22,24 +22,11 @@ public final class RankedFindings extends AbstractList<Finding> implements Rando
     private final long[] findings;
     private final long[] attempts;
 
-    /** @param ranked how many of the first findings to put in order now (at least); the rest wait until asked for */
-    RankedFindings(List<Finding> unordered, int ranked) {
-        this(builder(unordered.size(), ranked, unordered));
-    }
-
     private RankedFindings(Builder b) {
         this.all = b.ranked();
-        this.sorted = b.sorted;
+        this.sorted = b.k < 0 ? all.length : b.size;
         this.findings = b.findings;
         this.attempts = b.attempts;
-    }
-
-    private static Builder builder(int size, int ranked, List<Finding> unordered) {
-        Builder b = new Builder(size, ranked);
-        for (Finding f : unordered) {
-            b.add(f);
-        }
-        return b;
     }
 
     /**
@@ -56,11 +43,10 @@ public final class RankedFindings extends AbstractList<Finding> implements Rando
         /** A heap of the best {@code k} so far (indexes into {@code all}), the worst of them on top. */
         private final int[] heap;
         private int size;
-        private int sorted;
         private final long[] findings = new long[PATTERNS.size()];
         private final long[] attempts = new long[PATTERNS.size()];
 
-        /** For {@code capacity} findings, of which the first {@code ranked} are to be put in order now. */
+        /** For {@code capacity} findings, of which the first {@code ranked} (at least) are to be put in order now. */
         Builder(int capacity, int ranked) {
             all = new Finding[capacity];
             int wanted = Math.min(Math.max(ranked, 0), capacity);
@@ -113,12 +99,11 @@ public final class RankedFindings extends AbstractList<Finding> implements Rando
             heap[at] = i;
         }
 
-        /** The findings added, the first {@link #sorted} of them in order, followed by the others as they came. */
+        /** The findings added: all of them in order, or the heap's in order followed by the others as they came. */
         private Finding[] ranked() {
             Finding[] a = n == all.length ? all : Arrays.copyOf(all, n);
             if (k < 0) {
                 Arrays.sort(a, Findings.ORDER);
-                sorted = n;
                 return a;
             }
             Finding[] out = new Finding[n];
@@ -134,7 +119,6 @@ public final class RankedFindings extends AbstractList<Finding> implements Rando
                     out[m++] = a[i];
                 }
             }
-            sorted = size;
             return out;
         }
     }
