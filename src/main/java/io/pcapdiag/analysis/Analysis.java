@@ -20,6 +20,8 @@ import io.pcapdiag.track.HandshakeTracker;
 import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.TrackerSink;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +63,14 @@ public final class Analysis {
         }
     }
 
+    /** Attempts by their first SYN, the earliest first ({@link Attempt#before}). */
+    private static final Comparator<Attempt> FIRST_SYN_FIRST = new Comparator<>() {
+        @Override
+        public int compare(Attempt x, Attempt y) {
+            return x.before(y) ? -1 : y.before(x) ? 1 : 0;
+        }
+    };
+
     private final Decoder decoder = new Decoder();
     private final PacketView view = new PacketView();
     private final Findings findings;
@@ -75,8 +85,9 @@ public final class Analysis {
     private long notListed;
     private final long[] outcomes = new long[Outcome.values().length];
     private final CaptureFacts captureFacts = new CaptureFacts();
-    private Consumer<Attempt> decidedListener = a -> { };
-    private Consumer<String> problems = line -> { };
+    // Null until set, not no-op lambdas: analyze links none (NoLambdaLinkedTest).
+    private Consumer<Attempt> decidedListener;
+    private Consumer<String> problems;
     /** Progress for another thread to show: packets and bytes read so far, refreshed every few thousand frames. */
     private volatile long progressPackets;
     private volatile long progressBytes;
@@ -105,7 +116,7 @@ public final class Analysis {
         // Last: which node the capture is from, inferred when no source says.
         this.context = Context.of(List.of(given, new InferredNode(captureFacts, given)));
         this.listAttempts = options.listAttempts();
-        this.listed = new PriorityQueue<>(Math.max(1, Math.min(listAttempts, 1 << 16)), (x, y) -> x.before(y) ? 1 : y.before(x) ? -1 : 0);
+        this.listed = new PriorityQueue<>(Math.max(1, Math.min(listAttempts, 1 << 16)), Collections.reverseOrder(FIRST_SYN_FIRST));
     }
 
     /** What the analysis knows beyond the packets: the capture's own facts, then the sources it was given. */
@@ -167,8 +178,10 @@ public final class Analysis {
             v.reset();
             v.kind = PacketView.Kind.UNDECODABLE;
             s.decoderFailure(f);
-            problems.accept(f.capture.name() + ": offset " + f.fileOffset + ": frame " + f.number
-                    + " could not be decoded (" + e + "); counted as malformed");
+            if (problems != null) {
+                problems.accept(f.capture.name() + ": offset " + f.fileOffset + ": frame " + f.number
+                        + " could not be decoded (" + e + "); counted as malformed");
+            }
             return v.kind;
         }
     }
@@ -204,7 +217,9 @@ public final class Analysis {
                 notListed++;
             }
         }
-        decidedListener.accept(a);
+        if (decidedListener != null) {
+            decidedListener.accept(a);
+        }
     }
 
     /**
@@ -221,10 +236,13 @@ public final class Analysis {
         for (Capture c : captures) {
             summary(c).clock = c.node() == null ? null : offsets.get(c.node());
         }
-        MergedSource merged = new MergedSource(captures, c -> {
-            FrameSource src = reader.open(c);
-            ClockOffsets.Offset o = c.node() == null ? null : offsets.get(c.node());
-            return o == null ? src : new ShiftedSource(src, -o.nanos());
+        MergedSource merged = new MergedSource(captures, new MergedSource.Opener() {
+            @Override
+            public FrameSource open(Capture c) throws CaptureException {
+                FrameSource src = reader.open(c);
+                ClockOffsets.Offset o = c.node() == null ? null : offsets.get(c.node());
+                return o == null ? src : new ShiftedSource(src, -o.nanos());
+            }
         }, new MergedSource.Listener() {
             @Override
             public void opened(Capture capture) {
@@ -286,7 +304,12 @@ public final class Analysis {
 
         PipelinedRead(MergedSource merged) {
             this.merged = merged;
-            plain.onProgress(() -> publishProgress(plain.frames(), merged));
+            plain.onProgress(new Runnable() {
+                @Override
+                public void run() {
+                    publishProgress(plain.frames(), merged);
+                }
+            });
         }
 
         /** Reads the next frame the prefilter does not take and hands it to the tracker; false at the end. */
@@ -365,7 +388,7 @@ public final class Analysis {
             }
         }
         List<Attempt> sorted = new ArrayList<>(listed);
-        sorted.sort((x, y) -> x.before(y) ? -1 : y.before(x) ? 1 : 0);
+        sorted.sort(FIRST_SYN_FIRST);
         RankedFindings grouped = findings.results(context, ranked);
         List<Result.Listed> attempts = new ArrayList<>(sorted.size());
         for (Attempt a : sorted) {

@@ -103,14 +103,19 @@ public final class CaptureSummary {
             } else {
                 malformed++;
             }
-            weirds.merge(v.weird, 1L, Long::sum);
+            anomaly(v.weird);
         }
     }
 
     /** The decoder threw on this frame: counted as malformed, under its own anomaly id. */
     void decoderFailure(Frame f) {
         malformed++;
-        weirds.merge(DECODER_FAILURE, 1L, Long::sum);
+        anomaly(DECODER_FAILURE);
+    }
+
+    private void anomaly(String id) {
+        Long n = weirds.get(id);
+        weirds.put(id, n == null ? 1 : n + 1);
     }
 
     public Capture capture() {

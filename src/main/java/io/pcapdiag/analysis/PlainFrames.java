@@ -13,7 +13,8 @@ import java.util.List;
  */
 final class PlainFrames implements FrameFilter {
     private final List<CaptureSummary> summaries;
-    private Runnable progress = () -> { };
+    /** Null until {@link #onProgress}. */
+    private Runnable progress;
     /** The capture of the last frame taken, and its summary: one capture's frames come in runs. */
     private Capture lastCapture;
     private CaptureSummary last;
@@ -53,7 +54,9 @@ final class PlainFrames implements FrameFilter {
             clock = nanos;
         }
         if ((++taken & 0xffff) == 0) {
-            progress.run();
+            if (progress != null) {
+                progress.run();
+            }
         }
         return true;
     }

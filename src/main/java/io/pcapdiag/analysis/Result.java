@@ -47,6 +47,11 @@ public record Result(List<CaptureSummary> captures, RankedFindings findings, Map
 
     /** True when no input could be read at all. */
     public boolean nothingRead() {
-        return captures.stream().noneMatch(CaptureSummary::opened);
+        for (CaptureSummary c : captures) {
+            if (c.opened()) {
+                return false;
+            }
+        }
+        return true;
     }
 }

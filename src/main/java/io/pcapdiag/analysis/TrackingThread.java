@@ -49,7 +49,12 @@ final class TrackingThread {
             free.add(new Batch());
         }
         current = new Batch();
-        thread = new Thread(this::run, "pcapdiag-tracker");
+        thread = new Thread("pcapdiag-tracker") { // not a method reference: NoLambdaLinkedTest
+            @Override
+            public void run() {
+                TrackingThread.this.run();
+            }
+        };
         thread.setDaemon(true);
         thread.start();
     }

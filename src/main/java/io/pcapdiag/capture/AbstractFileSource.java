@@ -14,7 +14,8 @@ abstract class AbstractFileSource implements FrameSource {
     final ByteInput in;
     final Frame frame = new Frame();
     final ReadStats stats = new ReadStats();
-    private Consumer<CaptureException> problems = p -> { };
+    /** Null until {@link #onProblem}: problems are then counted, not said. */
+    private Consumer<CaptureException> problems;
     private int problemLines;
 
     AbstractFileSource(Capture capture, ByteInput in) {
@@ -37,6 +38,9 @@ abstract class AbstractFileSource implements FrameSource {
     /** Reports a recoverable problem; after {@value #MAX_PROBLEM_LINES} lines they are only counted. */
     void problem(long offset, String message) {
         problemLines++;
+        if (problems == null) {
+            return;
+        }
         if (problemLines <= MAX_PROBLEM_LINES) {
             problems.accept(new CorruptCaptureException(capture.name(), offset, message));
         } else if (problemLines == MAX_PROBLEM_LINES + 1) {

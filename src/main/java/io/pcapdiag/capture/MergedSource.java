@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.function.Consumer;
 
 /**
  * The frames of several captures as one stream in {@link TimeOrder}: what {@code analyze a.pcap b.pcap}
@@ -30,22 +31,37 @@ public final class MergedSource {
         void ended(Capture capture, ReadStats stats);
     }
 
-    /** An open capture and its current frame. */
-    private static final class Head {
+    /**
+     * An open capture and its current frame; heads are put in the {@link TimeOrder} of their frames, and each says its
+     * capture's problems to the listener (neither by a lambda: NoLambdaLinkedTest).
+     */
+    private static final class Head implements Comparable<Head>, Consumer<CaptureException> {
         final Capture capture;
         final FrameSource source;
+        private final Listener listener;
         Frame frame;
         boolean ended;
 
-        Head(Capture capture, FrameSource source) {
+        Head(Capture capture, FrameSource source, Listener listener) {
             this.capture = capture;
             this.source = source;
+            this.listener = listener;
+        }
+
+        @Override
+        public int compareTo(Head o) {
+            return TimeOrder.compare(frame, o.frame);
+        }
+
+        @Override
+        public void accept(CaptureException e) {
+            listener.problem(capture, e);
         }
     }
 
     private final Listener listener;
     private final List<Head> open = new ArrayList<>();
-    private final PriorityQueue<Head> heads = new PriorityQueue<>((a, b) -> TimeOrder.compare(a.frame, b.frame));
+    private final PriorityQueue<Head> heads = new PriorityQueue<>();
     private final long totalBytes;
     /** The head whose frame was handed out last: advanced on the next call. */
     private Head last;
@@ -60,9 +76,10 @@ public final class MergedSource {
                 if (src.interleavesInterfaces()) {
                     src = new TimeOrderedSource(src);
                 }
-                src.onProblem(e -> listener.problem(c, e));
+                Head h = new Head(c, src, listener);
+                src.onProblem(h);
                 listener.opened(c);
-                open.add(new Head(c, src));
+                open.add(h);
                 long size = src.stats().sizeHint;
                 total = size < 0 || total < 0 ? -1 : total + size;
             } catch (CaptureException e) {

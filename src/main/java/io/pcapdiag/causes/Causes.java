@@ -1,10 +1,13 @@
 package io.pcapdiag.causes;
 
 import io.pcapdiag.context.Context;
+import io.pcapdiag.context.Fact;
+import io.pcapdiag.context.Reading;
 import io.pcapdiag.rules.Finding;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The cause table of DESIGN.md, one class per row: for a finding, every candidate cause of its pattern,
@@ -36,11 +39,22 @@ public final class Causes {
     }
 
     /**
-     * Confirmed first, then consistent, contradicted, unknown. A lambda of this class, not Comparator.comparing's:
-     * the class-data archive holds the lambdas of its training runs by call site, and the one inside Comparator was
-     * made again at run time (with its method handles) the first time a report judged a cause.
+     * Confirmed first, then consistent, contradicted, unknown. A class, not a lambda or Comparator.comparing's: analyze
+     * links none (NoLambdaLinkedTest).
      */
-    private static final Comparator<CauseVerdict> BY_VERDICT = (a, b) -> a.verdict().compareTo(b.verdict());
+    private static final Comparator<CauseVerdict> BY_VERDICT = new Comparator<>() {
+        @Override
+        public int compare(CauseVerdict a, CauseVerdict b) {
+            return a.verdict().compareTo(b.verdict());
+        }
+    };
+
+    /** Adds the reading's fact, if there is a reading. */
+    static void addFact(List<Fact> facts, Optional<Reading> r) {
+        if (r.isPresent()) {
+            facts.add(r.get().fact());
+        }
+    }
 
     /** The finding's candidate causes, judged and ranked; empty for patterns without any. */
     public static List<CauseVerdict> judge(Finding f, Context context) {

@@ -34,18 +34,18 @@ final class ConntrackFull implements CauseRule {
         Optional<Reading> max = context.sysctl(MAX);
         Optional<Reading> drop = context.counterRise("nf_conntrack.drop");
         Optional<Reading> early = context.counterRise("nf_conntrack.early_drop");
-        long maxValue = max.map(Reading::value).map(ConntrackFull::number).orElse(-1L);
+        long maxValue = number(max, -1);
         List<String> fix = List.of("sysctl -w " + MAX + "=" + (maxValue > 0 ? 2 * maxValue : 262144)
                 + "   (and kube-proxy --conntrack-max-per-core, which sets it at start)");
         List<Fact> facts = new ArrayList<>();
-        count.ifPresent(r -> facts.add(r.fact()));
-        max.ifPresent(r -> facts.add(r.fact()));
-        drop.ifPresent(r -> facts.add(r.fact()));
-        early.ifPresent(r -> facts.add(r.fact()));
+        Causes.addFact(facts, count);
+        Causes.addFact(facts, max);
+        Causes.addFact(facts, drop);
+        Causes.addFact(facts, early);
         if (facts.isEmpty()) {
             return CauseVerdict.unknown(cause(), fix);
         }
-        long countValue = count.map(Reading::value).map(ConntrackFull::number).orElse(-1L);
+        long countValue = number(count, -1);
         boolean full = countValue >= 0 && maxValue > 0 && countValue >= maxValue;
         boolean dropping = rose(drop) || rose(early);
         if (full || dropping) {
@@ -56,7 +56,13 @@ final class ConntrackFull implements CauseRule {
     }
 
     static boolean rose(Optional<Reading> r) {
-        return r.map(Reading::value).map(ConntrackFull::number).orElse(0L) > 0;
+        return number(r, 0) > 0;
+    }
+
+    /** The reading's value as a number, or {@code otherwise} when there is no reading or its value is no number. */
+    static long number(Optional<Reading> r, long otherwise) {
+        Long n = r.isPresent() ? number(r.get().value()) : null;
+        return n == null ? otherwise : n;
     }
 
     static Long number(String s) {

@@ -3,6 +3,7 @@ package io.pcapdiag.causes;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.context.Fact;
 import io.pcapdiag.context.Reading;
+import io.pcapdiag.context.Ref;
 import io.pcapdiag.context.ServiceFacts;
 import io.pcapdiag.context.Source;
 import io.pcapdiag.rules.Finding;
@@ -30,8 +31,9 @@ final class EtpLocalNoLocalEndpoint implements CauseRule {
     @Override
     public CauseVerdict judge(Finding f, Context context) {
         Optional<ServiceFacts> found = context.service(f.target());
-        List<String> fix = List.of("kubectl" + Names.ns(found.map(ServiceFacts::ref).orElse(null)) + " patch svc "
-                + found.map(s -> s.ref().name()).orElse("<service>") + " -p '{\"spec\":{\"externalTrafficPolicy\":\"Cluster\"}}'");
+        Ref ref = found.isPresent() ? found.get().ref() : null;
+        List<String> fix = List.of("kubectl" + Names.ns(ref) + " patch svc "
+                + (ref != null && ref.name() != null ? ref.name() : "<service>") + " -p '{\"spec\":{\"externalTrafficPolicy\":\"Cluster\"}}'");
         if (found.isEmpty()) {
             return CauseVerdict.unknown(cause(), fix);
         }

@@ -39,8 +39,8 @@ final class IpvsConnReuse implements CauseRule {
         Optional<Reading> mode = context.proxyMode();
         Optional<Reading> reuse = context.sysctl(REUSE);
         List<Fact> facts = new ArrayList<>();
-        mode.ifPresent(r -> facts.add(r.fact()));
-        reuse.ifPresent(r -> facts.add(r.fact()));
+        Causes.addFact(facts, mode);
+        Causes.addFact(facts, reuse);
         boolean second = f.minDelayNanos() >= ABOUT_ONE_SECOND_LO && f.maxDelayNanos() <= ABOUT_ONE_SECOND_HI;
         if (mode.isPresent() && !"ipvs".equals(mode.get().value())) {
             return new CauseVerdict(cause(), Verdict.CONTRADICTED, facts, fix);

@@ -34,14 +34,20 @@ final class LbVipBoundLocally implements CauseRule {
         Optional<ServiceFacts> lb = context.lbService(f.client());
         String s = f.client().address();
         List<String> fix = new ArrayList<>();
-        lb.ifPresentOrElse(m -> fix.add("kubectl" + Names.ns(m.ref()) + " patch svc " + m.ref().name()
-                        + " --subresource=status --type=merge -p '{\"status\":{\"loadBalancer\":{\"ingress\":[{\"ip\":\"" + s
-                        + "\",\"ipMode\":\"Proxy\"}]}}}'   (Kubernetes 1.30+; the cloud controller may set it back: ask the provider for ipMode Proxy)"),
-                () -> fix.add("have the cloud provider set status.loadBalancer.ingress[].ipMode: Proxy for " + s
-                        + " (Kubernetes 1.30+), or run kube-proxy in a mode that does not bind it (iptables, nftables)"));
+        if (lb.isPresent()) {
+            ServiceFacts m = lb.get();
+            fix.add("kubectl" + Names.ns(m.ref()) + " patch svc " + m.ref().name()
+                    + " --subresource=status --type=merge -p '{\"status\":{\"loadBalancer\":{\"ingress\":[{\"ip\":\"" + s
+                    + "\",\"ipMode\":\"Proxy\"}]}}}'   (Kubernetes 1.30+; the cloud controller may set it back: ask the provider for ipMode Proxy)");
+        } else {
+            fix.add("have the cloud provider set status.loadBalancer.ingress[].ipMode: Proxy for " + s
+                    + " (Kubernetes 1.30+), or run kube-proxy in a mode that does not bind it (iptables, nftables)");
+        }
         List<Fact> facts = new ArrayList<>();
-        local.ifPresent(r -> facts.add(r.fact()));
-        lb.ifPresent(m -> facts.add(m.fact()));
+        Causes.addFact(facts, local);
+        if (lb.isPresent()) {
+            facts.add(lb.get().fact());
+        }
         if (local.isPresent() && local.get().value() != null) {
             return new CauseVerdict(cause(), Verdict.CONFIRMED, facts, fix);
         }

@@ -19,18 +19,20 @@ final class Names {
     /** {@code " (ready elsewhere: node-b 2)"}, or {@code " nor anywhere else"}. */
     static String elsewhere(ServiceFacts s, String node) {
         StringJoiner j = new StringJoiner(", ", " (ready elsewhere: ", ")");
-        new TreeMap<>(s.readyEndpointsByNode()).forEach((n, c) -> {
-            if (!n.equals(node) && c > 0) {
-                j.add(n + " " + c);
+        for (Map.Entry<String, Integer> e : new TreeMap<>(s.readyEndpointsByNode()).entrySet()) {
+            if (!e.getKey().equals(node) && e.getValue() > 0) {
+                j.add(e.getKey() + " " + e.getValue());
             }
-        });
+        }
         return j.length() > " (ready elsewhere: )".length() ? j.toString() : " nor on any other node";
     }
 
     /** {@code app=web,tier=front} */
     static String selector(Map<String, String> selector) {
         StringJoiner j = new StringJoiner(",");
-        new TreeMap<>(selector).forEach((k, v) -> j.add(k + "=" + v));
+        for (Map.Entry<String, String> e : new TreeMap<>(selector).entrySet()) {
+            j.add(e.getKey() + "=" + e.getValue());
+        }
         return j.toString();
     }
 }

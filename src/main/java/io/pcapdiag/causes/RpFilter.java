@@ -42,19 +42,18 @@ final class RpFilter implements CauseRule {
         List<String> fix = List.of("sysctl -w net.ipv4.conf.all.rp_filter=2 net.ipv4.conf." + name + ".rp_filter=2   (loose mode)");
         Optional<Reading> drops = context.counterRise(DROPS);
         Optional<Reading> all = context.sysctl("net.ipv4.conf.all.rp_filter");
-        Optional<Reading> own = iface.flatMap(i -> context.sysctl("net.ipv4.conf." + i + ".rp_filter"));
+        Optional<Reading> own = iface.isPresent() ? context.sysctl("net.ipv4.conf." + iface.get() + ".rp_filter") : Optional.empty();
         List<Fact> facts = new ArrayList<>();
-        drops.ifPresent(r -> facts.add(r.fact()));
-        all.ifPresent(r -> facts.add(r.fact()));
-        own.ifPresent(r -> facts.add(r.fact()));
+        Causes.addFact(facts, drops);
+        Causes.addFact(facts, all);
+        Causes.addFact(facts, own);
         if (facts.isEmpty()) {
             return CauseVerdict.unknown(cause(), fix);
         }
         if (ConntrackFull.rose(drops)) {
             return new CauseVerdict(cause(), Verdict.CONFIRMED, facts, fix);
         }
-        long effective = Math.max(all.map(r -> ConntrackFull.number(r.value())).map(v -> v == null ? 0L : v).orElse(0L),
-                own.map(r -> ConntrackFull.number(r.value())).map(v -> v == null ? 0L : v).orElse(0L));
+        long effective = Math.max(ConntrackFull.number(all, 0), ConntrackFull.number(own, 0));
         if (effective == 1 && own.isPresent()) {
             return new CauseVerdict(cause(), Verdict.CONFIRMED, facts, fix);
         }

@@ -101,8 +101,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--reader takes builtin or pcap4j, not '" + reader + "'");
         };
         Severity failOn = analysis.failOnSeverity();
-        if (files.stream().filter("-"::equals).count() > 1) {
-            throw new IllegalArgumentException("stdin (-) can be read only once");
+        int stdin = 0;
+        for (String f : files) {
+            if (f.equals("-") && ++stdin > 1) {
+                throw new IllegalArgumentException("stdin (-) can be read only once");
+            }
         }
         Map<String, String> labelled = labels();
         List<Capture> captures = new ArrayList<>();
@@ -110,14 +113,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
             captures.add(new Capture(i, files.get(i), labelled.get(files.get(i))));
         }
         var err = spec != null ? spec.commandLine().getErr() : this.err;
-        Analysis a = new Analysis(analysis.toOptions(line -> err.println("pcapdiag: " + line)));
+        Analysis a = new Analysis(analysis.toOptions(new ErrLines(err, err)));
         try (Progress progress = Progress.start(a, err)) {
-            a.read(captures, r::open, line -> {
-                synchronized (progress) {
-                    err.println("pcapdiag: " + line);
-                    err.flush();
-                }
-            });
+            a.read(captures, r, new ErrLines(err, progress));
         }
         int listed = analysis.maxFindings(format == Format.text
                 ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS);
@@ -137,7 +135,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             return ExitCodes.OUTPUT;
         }
         if (evidence != null) {
-            new EvidenceFiles(evidence, captures, r, line -> err.println("pcapdiag: " + line)).report(report);
+            new EvidenceFiles(evidence, captures, r, new ErrLines(err, err)).report(report);
             err.flush();
         }
         if (result.nothingRead()) {

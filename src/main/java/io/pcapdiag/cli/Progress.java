@@ -21,7 +21,12 @@ final class Progress implements AutoCloseable {
 
     private Progress(Analysis analysis, PrintWriter err) {
         this.err = err;
-        this.thread = new Thread(() -> run(analysis), "pcapdiag-progress");
+        this.thread = new Thread("pcapdiag-progress") { // not a lambda: NoLambdaLinkedTest
+            @Override
+            public void run() {
+                Progress.this.run(analysis);
+            }
+        };
         thread.setDaemon(true);
     }
 

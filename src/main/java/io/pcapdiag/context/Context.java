@@ -4,7 +4,6 @@ import io.pcapdiag.track.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * The one seam every rule and cause asks about addresses: "is A a backend of V:p?", "is S a LoadBalancer
@@ -154,14 +153,13 @@ public interface Context {
         return this;
     }
 
-    /** Several sources as one: each question goes to them in order, and the first that knows answers. */
+    /**
+     * Several sources as one: each question goes to them in order, and the first that knows answers. Loops, not a
+     * lambda per question: analyze links none (NoLambdaLinkedTest).
+     */
     static Context of(List<Context> sources) {
         List<Context> all = List.copyOf(sources);
         return new Context() {
-            private Optional<Fact> first(Function<Context, Optional<Fact>> q) {
-                return any(q);
-            }
-
             @Override
             public boolean informs() {
                 for (Context c : all) { // asked per finding: a loop, not a stream (see JsonReporter.hops)
@@ -174,32 +172,69 @@ public interface Context {
 
             @Override
             public Context forNode(String node) {
-                return node == null ? this : of(all.stream().map(c -> c.forNode(node)).toList());
+                if (node == null) {
+                    return this;
+                }
+                List<Context> each = new ArrayList<>(all.size());
+                for (Context c : all) {
+                    each.add(c.forNode(node));
+                }
+                return of(each);
             }
 
             @Override
             public Optional<Fact> backendOf(Endpoint address, Endpoint service) {
-                return first(c -> c.backendOf(address, service));
+                for (Context c : all) {
+                    Optional<Fact> t = c.backendOf(address, service);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<Fact> answersOthers(Endpoint target, Endpoint client) {
-                return first(c -> c.answersOthers(target, client));
+                for (Context c : all) {
+                    Optional<Fact> t = c.answersOthers(target, client);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<Fact> lbIngress(Endpoint address) {
-                return first(c -> c.lbIngress(address));
+                for (Context c : all) {
+                    Optional<Fact> t = c.lbIngress(address);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<Fact> lbIngressComplete() {
-                return first(Context::lbIngressComplete);
+                for (Context c : all) {
+                    Optional<Fact> t = c.lbIngressComplete();
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<Fact> serviceAddress(Endpoint address) {
-                return first(c -> c.serviceAddress(address));
+                for (Context c : all) {
+                    Optional<Fact> t = c.serviceAddress(address);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
@@ -222,12 +257,8 @@ public interface Context {
 
             @Override
             public Optional<Reading> proxyMode() {
-                return any(Context::proxyMode);
-            }
-
-            private <T> Optional<T> any(Function<Context, Optional<T>> q) {
                 for (Context c : all) {
-                    Optional<T> t = q.apply(c);
+                    Optional<Reading> t = c.proxyMode();
                     if (t.isPresent()) {
                         return t;
                     }
@@ -237,62 +268,134 @@ public interface Context {
 
             @Override
             public Optional<Ref> ref(Endpoint e) {
-                return any(c -> c.ref(e));
+                for (Context c : all) {
+                    Optional<Ref> t = c.ref(e);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<String> nodeOf(Endpoint address) {
-                return any(c -> c.nodeOf(address));
+                for (Context c : all) {
+                    Optional<String> t = c.nodeOf(address);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<ServiceFacts> service(Endpoint vp) {
-                return any(c -> c.service(vp));
+                for (Context c : all) {
+                    Optional<ServiceFacts> t = c.service(vp);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<ServiceFacts> lbService(Endpoint address) {
-                return any(c -> c.lbService(address));
+                for (Context c : all) {
+                    Optional<ServiceFacts> t = c.lbService(address);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<PolicyVerdict> policy(Endpoint client, Endpoint target) {
-                return any(c -> c.policy(client, target));
+                for (Context c : all) {
+                    Optional<PolicyVerdict> t = c.policy(client, target);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<Reading> captureNode() {
-                return any(Context::captureNode);
+                for (Context c : all) {
+                    Optional<Reading> t = c.captureNode();
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<Reading> sysctl(String key) {
-                return any(c -> c.sysctl(key));
+                for (Context c : all) {
+                    Optional<Reading> t = c.sysctl(key);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<Reading> bridgedToIptables(Endpoint client, int ifIndex) {
-                return any(c -> c.bridgedToIptables(client, ifIndex));
+                for (Context c : all) {
+                    Optional<Reading> t = c.bridgedToIptables(client, ifIndex);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<Reading> hairpin(Endpoint client, int ifIndex) {
-                return any(c -> c.hairpin(client, ifIndex));
+                for (Context c : all) {
+                    Optional<Reading> t = c.hairpin(client, ifIndex);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<Reading> localAddress(Endpoint address) {
-                return any(c -> c.localAddress(address));
+                for (Context c : all) {
+                    Optional<Reading> t = c.localAddress(address);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<Reading> counterRise(String counter) {
-                return any(c -> c.counterRise(counter));
+                for (Context c : all) {
+                    Optional<Reading> t = c.counterRise(counter);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override
             public Optional<String> interfaceName(int ifIndex) {
-                return any(c -> c.interfaceName(ifIndex));
+                for (Context c : all) {
+                    Optional<String> t = c.interfaceName(ifIndex);
+                    if (t.isPresent()) {
+                        return t;
+                    }
+                }
+                return Optional.empty();
             }
 
             @Override

@@ -8,29 +8,21 @@ import io.pcapdiag.capture.Frame;
  */
 public final class Decoder {
     private final Cursor cursor = new Cursor();
-    /** The link decoder of the last frame: captures rarely change link type, so skip the table lookup. */
-    private int lastLinkType = Integer.MIN_VALUE;
-    private LinkTypes.LinkDecoder lastLink;
 
     /** Decodes {@code frame} into {@code v} (which is reset first) and returns what it was. */
     public PacketView.Kind decode(Frame frame, PacketView v) {
         v.reset();
-        if (frame.linkType != lastLinkType) {
-            lastLinkType = frame.linkType;
-            lastLink = LinkTypes.decoder(frame.linkType);
-        }
-        LinkTypes.LinkDecoder link = lastLink;
-        if (link == null) {
-            v.kind = PacketView.Kind.UNDECODABLE;
-            v.weird = Weird.UNKNOWN_LINK_TYPE;
-            return v.kind;
-        }
         Cursor c = cursor;
         c.b = frame.data;
         c.start = frame.offset;
         c.end = frame.offset + frame.capLen;
         c.netType = 0;
-        int off = link.decode(c, frame.offset, v);
+        int off = LinkTypes.strip(frame.linkType, c, frame.offset, v);
+        if (off == LinkTypes.UNSUPPORTED) {
+            v.kind = PacketView.Kind.UNDECODABLE;
+            v.weird = Weird.UNKNOWN_LINK_TYPE;
+            return v.kind;
+        }
         if (off < 0) {
             v.kind = PacketView.Kind.UNDECODABLE;
             return v.kind;

@@ -150,12 +150,27 @@ public final class Diagnose {
      * where a packet to its (DNAT'ed) destination goes after the last place it was seen; or captures from
      * several nodes show it left one and never reached the target's.
      */
+    private static boolean reached(List<PathHop> path, String node) {
+        for (PathHop h : path) {
+            if (node.equals(h.node())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A reading's value, or null when there is none. */
+    private static String value(Optional<Reading> r) {
+        return r.isPresent() ? r.get().value() : null;
+    }
+
     String vanished(Finding f, Attempt a, List<PathHop> path) {
         PathHop last = path.get(path.size() - 1);
         Endpoint dst = a.natCopy() != null ? a.natCopy().destination() : a.target();
-        String targetNode = context.ref(dst).map(Ref::node).orElse(null);
+        Ref targetRef = context.ref(dst).orElse(null);
+        String targetNode = targetRef == null ? null : targetRef.node();
         if (targetNode != null && last.node() != null && !targetNode.equals(last.node())
-                && labelledNodes.contains(targetNode) && path.stream().noneMatch(h -> targetNode.equals(h.node()))) {
+                && labelledNodes.contains(targetNode) && !reached(path, targetNode)) {
             return "after " + last.place() + ", before " + targetNode + ": it left " + last.node() + " and never reached "
                     + targetNode + " (its capture has no copy of it)";
         }
@@ -176,9 +191,11 @@ public final class Diagnose {
             // node's end of the tunnel (eth0 under flannel.1): leaving when the tunnel starts here, else arriving.
             if (s.tunnel != null && s.interfaceName == null && s.ifIndex < 0 && !s.icmp
                     && java.util.Objects.equals(s.capture.node(), last.node())) {
-                Optional<String> out = there.localAddress(s.tunnel.source()).map(Reading::value);
-                out.ifPresent(leftBy::add);
-                placed |= out.isPresent() || there.localAddress(s.tunnel.destination()).map(Reading::value).isPresent();
+                String out = value(there.localAddress(s.tunnel.source()));
+                if (out != null) {
+                    leftBy.add(out);
+                }
+                placed |= out != null || value(there.localAddress(s.tunnel.destination())) != null;
             }
         }
         if (!placed) {

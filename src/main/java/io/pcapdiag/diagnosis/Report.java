@@ -57,7 +57,9 @@ public record Report(Result result, List<Diagnosis> diagnoses, Map<Pattern, Long
             notListed.put(p, rest[p.ordinal()]);
         }
         List<AttemptView> attempts = new ArrayList<>(r.attempts().size());
-        r.attempts().forEach(l -> attempts.add(diagnose.attempt(l.attempt(), l.pattern())));
+        for (Result.Listed l : r.attempts()) {
+            attempts.add(diagnose.attempt(l.attempt(), l.pattern()));
+        }
         return new Report(r, listed, notListed, maxFindings, live, attempts);
     }
 

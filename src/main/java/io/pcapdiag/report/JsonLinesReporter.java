@@ -35,7 +35,7 @@ public final class JsonLinesReporter implements Reporter {
             head.put("previous_pattern", previous.id());
         }
         JsonReporter.FindingDto f = JsonReporter.finding(d);
-        line("finding", head, g -> JsonWriter.findingFields(g, f));
+        line("finding", head, new FindingFields(f));
         out.flush();
     }
 
@@ -45,7 +45,9 @@ public final class JsonLinesReporter implements Reporter {
         head.put("since", Times.utc(p.sinceNanos()));
         head.put("attempts", JsonReporter.outcomes(p.outcomes()));
         Map<String, Long> findings = new LinkedHashMap<>();
-        p.findings().forEach((pattern, n) -> findings.put(pattern.id(), n));
+        for (Map.Entry<Pattern, Long> e : p.findings().entrySet()) {
+            findings.put(e.getKey().id(), e.getValue());
+        }
         head.put("findings", findings);
         head.put("interfaces", p.interfaces());
         line("summary", head, null);
@@ -63,10 +65,10 @@ public final class JsonLinesReporter implements Reporter {
                 head.put("node", node);
             }
             for (JsonReporter.FindingDto f : doc.findings()) {
-                line("finding", head, g -> JsonWriter.findingFields(g, f));
+                line("finding", head, new FindingFields(f));
             }
             for (JsonReporter.AttemptDto a : doc.attemptList()) {
-                line("attempt", head, g -> JsonWriter.attemptFields(g, a));
+                line("attempt", head, new AttemptFields(a));
             }
         } else {
             head = head(r.live().endNanos());
@@ -76,7 +78,7 @@ public final class JsonLinesReporter implements Reporter {
         head.put("findings_listed", doc.findings().size());
         // Offline the findings and attempts went on lines of their own.
         boolean lists = r.live() != null;
-        line("report", head, g -> JsonWriter.documentFields(g, doc, lists));
+        line("report", head, new DocumentFields(doc, lists));
         out.flush();
     }
 
@@ -146,8 +148,33 @@ public final class JsonLinesReporter implements Reporter {
         }
     }
 
-    /** A line's own properties, written into its object. */
+    /**
+     * A line's own properties, written into its object. Its three kinds are classes, not lambdas: analyze links none
+     * (NoLambdaLinkedTest).
+     */
     private interface Fields {
         void write(JsonGenerator g) throws java.io.IOException;
+    }
+
+    private record FindingFields(JsonReporter.FindingDto finding) implements Fields {
+        @Override
+        public void write(JsonGenerator g) throws java.io.IOException {
+            JsonWriter.findingFields(g, finding);
+        }
+    }
+
+    private record AttemptFields(JsonReporter.AttemptDto attempt) implements Fields {
+        @Override
+        public void write(JsonGenerator g) throws java.io.IOException {
+            JsonWriter.attemptFields(g, attempt);
+        }
+    }
+
+    /** {@code lists}: with the findings and attempts (live), or without (offline: they had lines of their own). */
+    private record DocumentFields(JsonReporter.Document doc, boolean lists) implements Fields {
+        @Override
+        public void write(JsonGenerator g) throws java.io.IOException {
+            JsonWriter.documentFields(g, doc, lists);
+        }
     }
 }

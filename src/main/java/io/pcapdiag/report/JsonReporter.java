@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.pcapdiag.analysis.CaptureSummary;
 import io.pcapdiag.analysis.Result;
 import io.pcapdiag.causes.CauseVerdict;
+import io.pcapdiag.context.Fact;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.diagnosis.AttemptView;
@@ -160,7 +161,7 @@ public final class JsonReporter implements Reporter {
         }
         return new Document(SCHEMA, findings, notListed(r.notListed()), outcomes(result.outcomes()),
                 new TrackerDto(t.attempts(), t.evicted(), t.peakOpen(), t.maxOpen(), t.unmatchedAnswers()),
-                result.captures().stream().map(JsonReporter::capture).toList(), attempts,
+                captures(result.captures()), attempts,
                 r.attempts().isEmpty() ? 0 : result.attemptsNotListed());
     }
 
@@ -172,7 +173,9 @@ public final class JsonReporter implements Reporter {
 
     static Map<String, Long> notListed(Map<Pattern, Long> m) {
         Map<String, Long> out = new LinkedHashMap<>();
-        m.forEach((p, n) -> out.put(p.id(), n));
+        for (Map.Entry<Pattern, Long> e : m.entrySet()) {
+            out.put(e.getKey().id(), e.getValue());
+        }
         return out;
     }
 
@@ -186,7 +189,9 @@ public final class JsonReporter implements Reporter {
         List<CauseDto> causes = new ArrayList<>(d.causes().size());
         for (CauseVerdict c : d.causes()) {
             List<FactDto> facts = new ArrayList<>(c.facts().size());
-            c.facts().forEach(fact -> facts.add(new FactDto(fact.source().id(), fact.text())));
+            for (Fact fact : c.facts()) {
+                facts.add(new FactDto(fact.source().id(), fact.text()));
+            }
             causes.add(new CauseDto(c.cause().id(), c.cause().title(), c.verdict().id(), facts, c.fix()));
         }
         return new FindingDto(f.pattern().id(), f.severity().id(), f.pattern().title(), f.client().toString(),
@@ -261,10 +266,21 @@ public final class JsonReporter implements Reporter {
         return out;
     }
 
+    private static List<CaptureDto> captures(List<CaptureSummary> summaries) {
+        List<CaptureDto> out = new ArrayList<>(summaries.size());
+        for (CaptureSummary s : summaries) {
+            out.add(capture(s));
+        }
+        return List.copyOf(out);
+    }
+
     private static CaptureDto capture(CaptureSummary s) {
         boolean any = s.packets() > 0;
-        return new CaptureDto(s.capture().name(), s.opened(), s.packets(), s.bytes(),
-                s.linkTypes().stream().map(LinkTypes::name).toList(),
+        List<String> linkTypes = new ArrayList<>(s.linkTypes().size());
+        for (int l : s.linkTypes()) {
+            linkTypes.add(LinkTypes.name(l));
+        }
+        return new CaptureDto(s.capture().name(), s.opened(), s.packets(), s.bytes(), List.copyOf(linkTypes),
                 any ? Times.utc(s.firstNanos()) : null, any ? Times.utc(s.lastNanos()) : null,
                 s.tcp(), s.icmpErrors(), s.other(), s.truncated(), s.malformed(), s.skippedRecords(), s.skippedBytes(),
                 s.weirds(), outcomes(s.outcomes()), s.errors(), s.capture().label(),

@@ -75,8 +75,10 @@ public final class TextReporter implements Reporter {
         if (hidden > 0) {
             out.println(hidden + " more findings not shown (raise --max-findings " + r.listLimit() + " to see them)");
         }
-        result.overflow().forEach((p, n) -> out.println(n + " " + p.id() + " attempts were counted but not grouped:"
-                + " the bound on distinct findings was reached"));
+        for (Map.Entry<Pattern, Long> e : result.overflow().entrySet()) {
+            out.println(e.getValue() + " " + e.getKey().id() + " attempts were counted but not grouped:"
+                    + " the bound on distinct findings was reached");
+        }
         out.println(totalLine(result));
         out.flush();
     }
@@ -98,7 +100,9 @@ public final class TextReporter implements Reporter {
             sb.append(", ").append(a.retransmissions()).append(a.retransmissions() == 1 ? " retransmission" : " retransmissions");
         }
         StringJoiner path = new StringJoiner(" -> ", "; path ", "");
-        a.path().forEach(h -> path.add(hop(h)));
+        for (PathHop h : a.path()) {
+            path.add(hop(h));
+        }
         return sb.append(path).toString();
     }
 
@@ -116,7 +120,9 @@ public final class TextReporter implements Reporter {
         sb.append(s.packets()).append(s.packets() == 1 ? " packet" : " packets");
         if (!s.linkTypes().isEmpty()) {
             StringJoiner j = new StringJoiner(", ", " (", ")");
-            s.linkTypes().forEach(l -> j.add(LinkTypes.name(l)));
+            for (int l : s.linkTypes()) {
+                j.add(LinkTypes.name(l));
+            }
             sb.append(j);
         }
         sb.append(", ").append(s.attempts()).append(s.attempts() == 1 ? " attempt" : " attempts");
@@ -139,11 +145,11 @@ public final class TextReporter implements Reporter {
     private static String outcomes(Map<Outcome, Long> outcomes, String prefix, String suffix) {
         StringJoiner oj = new StringJoiner(", ", prefix, suffix);
         oj.setEmptyValue("");
-        outcomes.forEach((o, n) -> {
-            if (n > 0) {
-                oj.add(n + " " + o.id());
+        for (Map.Entry<Outcome, Long> e : outcomes.entrySet()) {
+            if (e.getValue() > 0) {
+                oj.add(e.getValue() + " " + e.getKey().id());
             }
-        });
+        }
         return oj.toString();
     }
 
@@ -254,7 +260,9 @@ public final class TextReporter implements Reporter {
                 }
                 case CONTRADICTED -> {
                     StringJoiner why = new StringJoiner("; ");
-                    c.facts().forEach(fact -> why.add("[" + fact.source().id() + "] " + fact.text()));
+                    for (Fact fact : c.facts()) {
+                        why.add("[" + fact.source().id() + "] " + fact.text());
+                    }
                     wrap("  Ruled out: ", "    ", c.cause().id() + ": " + why);
                 }
                 case UNKNOWN -> unknown.add(c.cause().id());
@@ -285,7 +293,9 @@ public final class TextReporter implements Reporter {
 
     private static String ids(List<CauseVerdict> causes) {
         StringJoiner j = new StringJoiner(", ");
-        causes.forEach(c -> j.add(c.cause().id()));
+        for (CauseVerdict c : causes) {
+            j.add(c.cause().id());
+        }
         return j.toString();
     }
 
@@ -315,7 +325,10 @@ public final class TextReporter implements Reporter {
     static String totalLine(Result r) {
         long errors = r.findings().findings(Severity.ERROR);
         long warnings = r.findings().size() - errors;
-        long attempts = r.outcomes().values().stream().mapToLong(Long::longValue).sum();
+        long attempts = 0;
+        for (long n : r.outcomes().values()) {
+            attempts += n;
+        }
         long evicted = r.outcomes().getOrDefault(Outcome.EVICTED, 0L);
         if (r.findings().isEmpty()) {
             if (evicted > 0) {

@@ -12,8 +12,18 @@ import java.util.Locale;
  * through the formatter. {@code TimesTest} holds the two to the same text.
  */
 public final class Times {
-    private static final DateTimeFormatter TIME =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT).withZone(ZoneOffset.UTC);
+    /**
+     * The formatter, made only when a time outside 1970-9999 is printed: DateTimeFormatter's own initialisation links
+     * lambdas, and analyze links none (NoLambdaLinkedTest).
+     */
+    private static final class Formatter {
+        static final DateTimeFormatter TIME =
+                DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+        private Formatter() {
+        }
+    }
+
     /** 10000-01-01T00:00:00Z: from here on the year has five digits. */
     private static final long YEAR_10000 = 253_402_300_800L;
 
@@ -24,7 +34,7 @@ public final class Times {
         long seconds = Math.floorDiv(nanos, 1_000_000_000L);
         int nano = (int) Math.floorMod(nanos, 1_000_000_000L);
         if (seconds < 0 || seconds >= YEAR_10000) {
-            return TIME.format(Instant.ofEpochSecond(seconds, nano));
+            return Formatter.TIME.format(Instant.ofEpochSecond(seconds, nano));
         }
         // The proleptic Gregorian date of a day count (H. Hinnant, "chrono-compatible low-level date
         // algorithms", civil_from_days), in eras of 400 years counted from 0000-03-01.

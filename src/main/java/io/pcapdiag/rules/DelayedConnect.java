@@ -5,7 +5,6 @@ import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Outcome;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * {@code delayed-connect}: answered by the dialed address, but only after the client retransmitted its
@@ -28,16 +27,12 @@ final class DelayedConnect implements AttemptRule {
         return a.delayed();
     }
 
-    static String seconds(long nanos) {
-        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
-    }
-
     @Override
     public Explanation explain(Finding f, Context context) {
         Attempt a = f.examples().get(0);
         List<Statement> story = new ArrayList<>();
-        String delay = f.minDelayNanos() == f.maxDelayNanos() ? seconds(f.minDelayNanos())
-                : "between " + seconds(f.minDelayNanos()) + " and " + seconds(f.maxDelayNanos());
+        String delay = f.minDelayNanos() == f.maxDelayNanos() ? Words.seconds(f.minDelayNanos())
+                : "between " + Words.seconds(f.minDelayNanos()) + " and " + Words.seconds(f.maxDelayNanos());
         story.add(Statement.seen(f.client() + " connected to " + f.target() + " only after retransmitting its SYN: the"
                 + " SYN that was answered left " + delay + " after the first one.", a.syn(), a.answer()));
         long all = context.attemptsTo(f.target());

@@ -39,8 +39,14 @@ final class LbProbeDropped implements GroupRule {
             return Optional.empty();
         }
         List<Fact> facts = new ArrayList<>(2);
-        lb.or(() -> context.serviceAddress(f.client())).ifPresent(facts::add);
-        context.answersOthers(f.target(), f.client()).ifPresent(facts::add);
+        Optional<Fact> source = lb.isPresent() ? lb : context.serviceAddress(f.client());
+        if (source.isPresent()) {
+            facts.add(source.get());
+        }
+        Optional<Fact> others = context.answersOthers(f.target(), f.client());
+        if (others.isPresent()) {
+            facts.add(others.get());
+        }
         return facts.isEmpty() ? Optional.empty() : Optional.of(facts);
     }
 

@@ -40,7 +40,13 @@ public final class Rules {
 
     static {
         for (Outcome o : Outcome.values()) {
-            BY_OUTCOME.put(o, ATTEMPT_RULES.stream().filter(r -> r.outcome() == o).toArray(AttemptRule[]::new));
+            List<AttemptRule> rules = new ArrayList<>();
+            for (AttemptRule r : ATTEMPT_RULES) {
+                if (r.outcome() == o) {
+                    rules.add(r);
+                }
+            }
+            BY_OUTCOME.put(o, rules.toArray(new AttemptRule[0]));
         }
         List<Rule> all = new ArrayList<>(ATTEMPT_RULES);
         all.addAll(GROUP_RULES);

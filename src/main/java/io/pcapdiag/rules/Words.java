@@ -42,4 +42,13 @@ final class Words {
         }
         return sb.append(frac).append(" ms").toString();
     }
+
+    /**
+     * {@code 1.2 s}: what {@code String.format(Locale.ROOT, "%.1f s", nanos / 1e9)} prints, as {@link #millis} does:
+     * a Formatter's first %f links lambdas (its locale's decimal symbols), and analyze links none (NoLambdaLinkedTest).
+     */
+    static String seconds(long nanos) {
+        long tenths = (Math.abs(nanos) + 50_000_000) / 100_000_000;
+        return (nanos < 0 ? "-" : "") + tenths / 10 + "." + tenths % 10 + " s";
+    }
 }

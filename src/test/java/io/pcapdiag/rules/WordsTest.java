@@ -24,4 +24,19 @@ class WordsTest {
             assertEquals(formatted(n), Words.millis(n), "nanos " + n);
         }
     }
+
+    @Test
+    void secondsPrintsWhatTheFormatterPrints() {
+        long[] edges = {0, 1, 49_999_999, 50_000_000, 50_000_001, 149_999_999, 150_000_000, 250_000_000, 949_999_999,
+            950_000_000, 999_999_999, 1_000_000_000, 1_050_000_000, 1_234_567_890, -1, -50_000_000, -150_000_000,
+            -1_234_567_890, 86_400_000_000_000L};
+        for (long n : edges) {
+            assertEquals(String.format(Locale.ROOT, "%.1f s", n / 1e9), Words.seconds(n), "nanos " + n);
+        }
+        SplittableRandom random = new SplittableRandom(17);
+        for (int i = 0; i < 200_000; i++) {
+            long n = random.nextLong(-1_000_000_000_000L, 1_000_000_000_000L);
+            assertEquals(String.format(Locale.ROOT, "%.1f s", n / 1e9), Words.seconds(n), "nanos " + n);
+        }
+    }
 }
