@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code analyze} without context links no lambda and no method reference: the first one a run links costs it some
- * 15 ms (the JDK's lambda machinery, spun and run in the interpreter: a third of start-up, PERFORMANCE.md), so the
- * analysis and the three reports are written without them, and DateTimeFormatter and Formatter, which link their own,
+ * {@code analyze} without context links no lambda and no method reference: the first one a run links makes the JDK
+ * spin and link its lambda machinery in the interpreter (start-up took 110 ms with the lambdas, 80-90 ms without;
+ * PERFORMANCE.md), so the analysis and the three reports are written without them, and DateTimeFormatter and Formatter, which link their own,
  * are kept off the common path. One JVM analyses every scenario's {@code any.pcap} in text, json and jsonl, logging
  * the classes it loads; a lambda's class, or the JDK's LambdaMetafactory, in that log fails the test.
  */
