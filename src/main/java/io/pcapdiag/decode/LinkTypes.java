@@ -27,6 +27,7 @@ public final class LinkTypes {
     /** What {@link #strip} answers for a link type it does not know. */
     static final int UNSUPPORTED = Integer.MIN_VALUE;
 
+    /** tcpdump's names of the link types {@link #strip} knows: these are the supported ones. */
     private static final Map<Integer, String> NAMES = Map.of(
             ETHERNET, "EN10MB", LINUX_SLL, "LINUX_SLL", LINUX_SLL2, "LINUX_SLL2", RAW, "RAW",
             RAW_OPENBSD, "RAW", RAW_BSD, "RAW", IPV4, "IPV4", IPV6, "IPV6", NULL, "NULL", LOOP, "LOOP");

@@ -179,6 +179,20 @@ class LinkLayerTest {
         assertEquals("147", LinkTypes.name(147));
     }
 
+    /** The supported link types (what live mode accepts, and names) are the ones the decoder strips, and no others. */
+    @Test
+    void supportedLinkTypesAreTheOnesStripped() {
+        int supported = 0;
+        for (int linkType = -1; linkType <= 300; linkType++) {
+            Cursor c = new Cursor();
+            c.b = new byte[0];
+            boolean stripped = LinkTypes.strip(linkType, c, 0, new PacketView()) != LinkTypes.UNSUPPORTED;
+            assertEquals(stripped, LinkTypes.supported(linkType), "link type " + linkType);
+            supported += stripped ? 1 : 0;
+        }
+        assertEquals(10, supported);
+    }
+
     @Test
     void rawLinkWithABadVersionNibbleIsMalformed() {
         byte[] ip = SYN4.clone();
