@@ -145,11 +145,7 @@ public final class Diagnose {
                 !dst.equals(a.target()), s.tunnel == null ? null : s.tunnel.toString());
     }
 
-    /**
-     * Between which two places an unanswered SYN vanished, when that can be told: the node's topology says
-     * where a packet to its (DNAT'ed) destination goes after the last place it was seen; or captures from
-     * several nodes show it left one and never reached the target's.
-     */
+    /** Whether one of the places of {@code path} is on {@code node}. */
     private static boolean reached(List<PathHop> path, String node) {
         for (PathHop h : path) {
             if (node.equals(h.node())) {
@@ -164,6 +160,11 @@ public final class Diagnose {
         return r.isPresent() ? r.get().value() : null;
     }
 
+    /**
+     * Between which two places an unanswered SYN vanished, when that can be told: the node's topology says
+     * where a packet to its (DNAT'ed) destination goes after the last place it was seen; or captures from
+     * several nodes show it left one and never reached the target's.
+     */
     String vanished(Finding f, Attempt a, List<PathHop> path) {
         PathHop last = path.get(path.size() - 1);
         Endpoint dst = a.natCopy() != null ? a.natCopy().destination() : a.target();
