@@ -31,6 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -318,9 +319,13 @@ class ManifestsTest {
         assertTrue(text.contains("ENTRYPOINT [\"/opt/pcapdiag/scripts/pcapdiag\"]"), "the image runs the launcher");
         assertFalse(text.contains("JAVA_TOOL_OPTIONS="), "JAVA_TOOL_OPTIONS makes the JVM print 'Picked up...' on every run");
         assertTrue(text.contains("-Djna.boot.library.path=/opt/pcapdiag/target/native -Djna.nounpack=true"));
-        // Everything the Dockerfile copies is in the build context .dockerignore lets through, and nothing more.
+        // Everything the Dockerfile copies is in the build context .dockerignore lets through, and nothing more: every
+        // source of every COPY (all its words but the destination, continued lines joined).
         Set<String> copied = new TreeSet<>();
-        text.lines().filter(l -> l.startsWith("COPY ")).forEach(l -> copied.add(l.split("\\s+")[1]));
+        text.replace("\\\n", " ").lines().filter(l -> l.startsWith("COPY ")).forEach(l -> {
+            String[] words = l.trim().split("\\s+");
+            copied.addAll(Arrays.asList(words).subList(1, words.length - 1));
+        });
         Set<String> allowed = new TreeSet<>();
         Files.readAllLines(kubernetes().resolve("../../../.dockerignore").normalize()).stream()
                 .filter(l -> l.startsWith("!")).forEach(l -> allowed.add(l.substring(1)));
