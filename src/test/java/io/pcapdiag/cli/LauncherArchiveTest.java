@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * scripts/pcapdiag picks its class-data archive by what the run reads: the plain one for a capture alone, the one
  * trained with the scenarios' cluster snapshots and node facts for a run given {@code --cluster} or
- * {@code --node-facts}, and for {@code check} (whose files give them). The JVM's own logs say which archive it
+ * {@code --node-facts}, for {@code check} (whose files give them) and for {@code live} (which reads its node's facts
+ * and, in a pod, watches the cluster). The JVM's own logs say which archive it
  * opened and where each class came from: with the second archive, the fabric8 Kubernetes model and Jackson's data
  * binding (1,337 classes read from the jars before it) come from the archive. Slow: the launcher trains both
  * archives after each build (about 3 and 8 s).
@@ -109,5 +110,8 @@ class LauncherArchiveTest {
         Path c = Files.createDirectories(dir.resolve("check"));
         run(c, List.of("check", SCENARIO + "context"));
         assertEquals(PROJECT.resolve("target/pcapdiag-context.jsa").toString(), opened(c));
+        Path d = Files.createDirectories(dir.resolve("live"));
+        run(d, List.of("live", "--help"));
+        assertEquals(PROJECT.resolve("target/pcapdiag-context.jsa").toString(), opened(d));
     }
 }
