@@ -27,20 +27,7 @@ final class Words {
      * in integer arithmetic: a Formatter per call cost a JSON report of 1,000 findings 25 ms (PERFORMANCE.md).
      */
     static String millis(long nanos) {
-        long micros = (Math.abs(nanos) + 500) / 1000;
-        StringBuilder sb = new StringBuilder(16);
-        if (nanos < 0) {
-            sb.append('-');
-        }
-        sb.append(micros / 1000).append('.');
-        long frac = micros % 1000;
-        if (frac < 100) {
-            sb.append('0');
-        }
-        if (frac < 10) {
-            sb.append('0');
-        }
-        return sb.append(frac).append(" ms").toString();
+        return decimal(nanos, 1_000, 1_000, " ms");
     }
 
     /**
@@ -48,7 +35,24 @@ final class Words {
      * a Formatter's first %f links lambdas (its locale's decimal symbols), and analyze links none (NoLambdaLinkedTest).
      */
     static String seconds(long nanos) {
-        long tenths = (Math.abs(nanos) + 50_000_000) / 100_000_000;
-        return (nanos < 0 ? "-" : "") + tenths / 10 + "." + tenths % 10 + " s";
+        return decimal(nanos, 100_000_000, 10, " s");
+    }
+
+    /**
+     * {@code nanos} in steps of {@code step} nanoseconds (half up, the sign kept), {@code places} of them to the unit
+     * (10, 100 or 1,000: one, two or three decimals), then {@code unit}.
+     */
+    private static String decimal(long nanos, long step, long places, String unit) {
+        long steps = (Math.abs(nanos) + step / 2) / step;
+        StringBuilder sb = new StringBuilder(16);
+        if (nanos < 0) {
+            sb.append('-');
+        }
+        sb.append(steps / places).append('.');
+        long frac = steps % places;
+        for (long p = places / 10; p > 1 && frac < p; p /= 10) {
+            sb.append('0');
+        }
+        return sb.append(frac).append(unit).toString();
     }
 }
