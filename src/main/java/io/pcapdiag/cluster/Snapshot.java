@@ -30,15 +30,17 @@ import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 /**
  * {@code --cluster PATH}: a file, or a directory of {@code *.json}, {@code *.yaml}, {@code *.yml} (sorted), as
  * {@code kubectl get ... -o json} (or {@code -o yaml}) writes them: {@code List} documents, single objects,
- * several YAML documents. Objects are parsed with the fabric8 Kubernetes model. One that cannot be read
- * (an unknown kind, a field missing or of the wrong type, a duplicate) is skipped and said in one line
- * naming the file and the JSON path; the rest loads. A file that is not JSON or YAML at all fails the load.
+ * several YAML documents. Objects are parsed with the fabric8 Kubernetes model, only the properties pcapdiag
+ * reads ({@link ReadProperties}). One that cannot be read (an unknown kind, a field it reads missing or of the
+ * wrong type, a duplicate) is skipped and said in one line naming the file and the JSON path; the rest loads. A
+ * file that is not JSON or YAML at all fails the load.
  */
 public final class Snapshot {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final KubernetesSerialization MODEL = new KubernetesSerialization();
+    /** The model, converting only what pcapdiag reads of it ({@link ReadProperties}). */
+    private static final KubernetesSerialization MODEL = ReadProperties.model();
     /** The kinds the analysis reads; other kinds are counted as ignored. */
-    private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
+    static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
             "Service", Service.class, "EndpointSlice", EndpointSlice.class, "Pod", Pod.class, "Node", Node.class,
             "NetworkPolicy", NetworkPolicy.class, "ConfigMap", ConfigMap.class);
 
@@ -55,6 +57,11 @@ public final class Snapshot {
      * @throws ClusterException when a file cannot be read or is not JSON/YAML at all
      */
     public static Loaded load(Path path) throws ClusterException {
+        return load(path, MODEL);
+    }
+
+    /** {@link #load(Path)} converting the objects with the given model (a test's, reading every property). */
+    static Loaded load(Path path, KubernetesSerialization model) throws ClusterException {
         List<Path> files = new ArrayList<>();
         if (Files.isDirectory(path)) {
             try (Stream<Path> s = Files.list(path)) {
@@ -87,10 +94,10 @@ public final class Snapshot {
                 if ("List".equals(doc.path("kind").asText()) || doc.has("items") && doc.get("items").isArray()) {
                     JsonNode items = doc.path("items");
                     for (int i = 0; i < items.size(); i++) {
-                        add(b, f, root + ".items[" + i + "]", items.get(i), problems, loaded, skipped, seen);
+                        add(model, b, f, root + ".items[" + i + "]", items.get(i), problems, loaded, skipped, seen);
                     }
                 } else {
-                    add(b, f, root, doc, problems, loaded, skipped, seen);
+                    add(model, b, f, root, doc, problems, loaded, skipped, seen);
                 }
             }
         }
@@ -138,8 +145,8 @@ public final class Snapshot {
         return out;
     }
 
-    private static void add(ClusterIndex.Builder b, Path f, String at, JsonNode o, List<String> problems,
-                            Map<String, Integer> loaded, Map<String, Integer> skipped, Set<String> seen) {
+    private static void add(KubernetesSerialization model, ClusterIndex.Builder b, Path f, String at, JsonNode o,
+                            List<String> problems, Map<String, Integer> loaded, Map<String, Integer> skipped, Set<String> seen) {
         String kind = o.path("kind").asText("");
         Class<? extends HasMetadata> type = KINDS.get(kind);
         if (type == null) {
@@ -149,7 +156,7 @@ public final class Snapshot {
         }
         HasMetadata obj;
         try {
-            obj = MODEL.convertValue(o, type);
+            obj = model.convertValue(o, type);
         } catch (RuntimeException e) {
             String msg = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
             skip(skipped, "unreadable " + kind, problems, f + ": " + at + ": " + kind + " cannot be read: " + msg);

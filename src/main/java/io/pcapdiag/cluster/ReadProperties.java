@@ -1,0 +1,138 @@
+package io.pcapdiag.cluster;
+
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerBuilder;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
+import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
+import io.fabric8.kubernetes.api.model.LoadBalancerStatus;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import io.fabric8.kubernetes.api.model.NodeSpec;
+import io.fabric8.kubernetes.api.model.NodeStatus;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodIP;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.ServiceSpec;
+import io.fabric8.kubernetes.api.model.ServiceStatus;
+import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointConditions;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.networking.v1.IPBlock;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicySpec;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The properties of the fabric8 model that pcapdiag reads, by their JSON names, for each class a snapshot's objects
+ * reach through them. A snapshot is converted with every other property of these classes skipped: Jackson builds no
+ * deserializer for what they hold (a Pod's volumes, probes, affinity and statuses, a Node's images and
+ * conditions): building those, each class introspected and its annotations parsed, was most of a run given a
+ * snapshot (PERFORMANCE.md). A skipped property is neither read nor checked: an object whose volumes are
+ * malformed still loads. Classes not listed keep all their properties.
+ *
+ * <p>{@code ReadPropertiesTest} holds the list to the code: every getter of the model that a class of pcapdiag
+ * calls (read from their bytecode) is of a property kept here, every property kept here is one that is called, and
+ * the objects of every snapshot under {@code captures/} answer those getters the same converted either way.
+ */
+final class ReadProperties extends BeanDeserializerModifier {
+    private static final long serialVersionUID = 1L;
+
+    /** Class to the JSON names of the properties read; {@code apiVersion} and {@code kind} are kept on the kinds. */
+    static final Map<Class<?>, Set<String>> READ = Map.ofEntries(
+            Map.entry(Pod.class, Set.of("apiVersion", "kind", "metadata", "spec", "status")),
+            Map.entry(Service.class, Set.of("apiVersion", "kind", "metadata", "spec", "status")),
+            Map.entry(Node.class, Set.of("apiVersion", "kind", "metadata", "spec", "status")),
+            Map.entry(ConfigMap.class, Set.of("apiVersion", "kind", "metadata", "data")),
+            Map.entry(EndpointSlice.class, Set.of("apiVersion", "kind", "metadata", "endpoints", "ports")),
+            Map.entry(NetworkPolicy.class, Set.of("apiVersion", "kind", "metadata", "spec")),
+            Map.entry(ObjectMeta.class, Set.of("name", "namespace", "labels", "ownerReferences")),
+            Map.entry(OwnerReference.class, Set.of("controller", "kind", "name")),
+            Map.entry(PodSpec.class, Set.of("containers", "hostNetwork", "nodeName")),
+            Map.entry(Container.class, Set.of("ports")),
+            Map.entry(ContainerPort.class, Set.of("containerPort", "name")),
+            Map.entry(PodStatus.class, Set.of("podIP", "podIPs")),
+            Map.entry(PodIP.class, Set.of("ip")),
+            Map.entry(ServiceSpec.class, Set.of("clusterIP", "clusterIPs", "externalIPs", "externalTrafficPolicy", "ports",
+                    "selector")),
+            Map.entry(ServicePort.class, Set.of("name", "nodePort", "port", "protocol")),
+            Map.entry(ServiceStatus.class, Set.of("loadBalancer")),
+            Map.entry(LoadBalancerStatus.class, Set.of("ingress")),
+            Map.entry(LoadBalancerIngress.class, Set.of("ip", "ipMode")),
+            Map.entry(NodeSpec.class, Set.of("podCIDR", "podCIDRs")),
+            Map.entry(NodeStatus.class, Set.of("addresses")),
+            Map.entry(NodeAddress.class, Set.of("address", "type")),
+            Map.entry(Endpoint.class, Set.of("addresses", "conditions", "nodeName", "targetRef")),
+            Map.entry(EndpointConditions.class, Set.of("ready")),
+            Map.entry(ObjectReference.class, Set.of("kind", "name", "namespace")),
+            Map.entry(EndpointPort.class, Set.of("name", "port")),
+            Map.entry(NetworkPolicySpec.class, Set.of("egress", "ingress", "podSelector", "policyTypes")),
+            Map.entry(NetworkPolicyIngressRule.class, Set.of("from", "ports")),
+            Map.entry(NetworkPolicyEgressRule.class, Set.of("to", "ports")),
+            Map.entry(NetworkPolicyPeer.class, Set.of("ipBlock", "namespaceSelector", "podSelector")),
+            Map.entry(IPBlock.class, Set.of("cidr", "except")),
+            Map.entry(NetworkPolicyPort.class, Set.of("endPort", "port", "protocol")),
+            Map.entry(LabelSelector.class, Set.of("matchExpressions", "matchLabels")),
+            Map.entry(LabelSelectorRequirement.class, Set.of("key", "operator", "values")));
+
+    /** The fabric8 model's serialization, its objects converted with only the properties of {@link #READ}. */
+    static KubernetesSerialization model() {
+        return new KubernetesSerialization(new ObjectMapper().registerModule(
+                new SimpleModule("pcapdiag-read-properties").setDeserializerModifier(new ReadProperties())), true);
+    }
+
+    @Override
+    public List<BeanPropertyDefinition> updateProperties(DeserializationConfig config, BeanDescription desc,
+                                                         List<BeanPropertyDefinition> props) {
+        Set<String> read = READ.get(desc.getBeanClass());
+        if (read == null) {
+            return props;
+        }
+        List<BeanPropertyDefinition> kept = new ArrayList<>(read.size());
+        for (BeanPropertyDefinition p : props) {
+            if (read.contains(p.getName())) {
+                kept.add(p);
+            }
+        }
+        return kept;
+    }
+
+    @Override
+    public BeanDeserializerBuilder updateBuilder(DeserializationConfig config, BeanDescription desc,
+                                                 BeanDeserializerBuilder builder) {
+        Set<String> read = READ.get(desc.getBeanClass());
+        if (read == null) {
+            return builder;
+        }
+        // Skipped, not handed to the class's any-setter as a property it does not know.
+        for (BeanPropertyDefinition p : desc.findProperties()) {
+            if (!read.contains(p.getName())) {
+                builder.addIgnorable(p.getName());
+            }
+        }
+        return builder;
+    }
+}
