@@ -1,15 +1,21 @@
 package io.pcapdiag.cluster;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.deser.BeanDeserializerBuilder;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
@@ -40,7 +46,8 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicySpec;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.model.jackson.GoCompatibilityModule;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -98,10 +105,43 @@ final class ReadProperties extends BeanDeserializerModifier {
             Map.entry(LabelSelector.class, Set.of("matchExpressions", "matchLabels")),
             Map.entry(LabelSelectorRequirement.class, Set.of("key", "operator", "values")));
 
-    /** The fabric8 model's serialization, its objects converted with only the properties of {@link #READ}. */
-    static KubernetesSerialization model() {
-        return new KubernetesSerialization(new ObjectMapper().registerModule(
-                new SimpleModule("pcapdiag-read-properties").setDeserializerModifier(new ReadProperties())), true);
+    /**
+     * The mapper a snapshot's objects are converted with: the model's classes, only the properties of {@link #READ}
+     * (unknown ones skipped, as the model's any-setters would keep them apart), and without reading the model's
+     * annotations, which the JDK parses whole per class (sundrio's builder annotations with the classes they name
+     * among them). They give the properties kept here nothing their getters and setters do not: the same names,
+     * types and deserializers, which {@code ReadPropertiesTest} compares class by class against the model's own
+     * serialization. The one exception is {@link IntOrString}, built by its annotated creator in the model and by
+     * {@link IntOrStringDeserializer} here, through the same constructor. Its Go-compatible integers as the model's.
+     */
+    static ObjectMapper mapper() {
+        SimpleModule read = new SimpleModule("pcapdiag-read-properties").setDeserializerModifier(new ReadProperties());
+        read.addDeserializer(IntOrString.class, new IntOrStringDeserializer());
+        return JsonMapper.builder()
+                .disable(MapperFeature.USE_ANNOTATIONS)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .addModule(new GoCompatibilityModule())
+                .addModule(read)
+                .build();
+    }
+
+    /** An int or a string, handed to the model's own constructor as its {@code @JsonCreator} is. */
+    static final class IntOrStringDeserializer extends StdDeserializer<IntOrString> {
+        private static final long serialVersionUID = 1L;
+
+        IntOrStringDeserializer() {
+            super(IntOrString.class);
+        }
+
+        @Override
+        public IntOrString deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            Object value = ctxt.readValue(p, Object.class);
+            try {
+                return new IntOrString(value);
+            } catch (IllegalArgumentException e) {
+                return (IntOrString) ctxt.handleInstantiationProblem(IntOrString.class, value, e);
+            }
+        }
     }
 
     @Override
@@ -118,21 +158,5 @@ final class ReadProperties extends BeanDeserializerModifier {
             }
         }
         return kept;
-    }
-
-    @Override
-    public BeanDeserializerBuilder updateBuilder(DeserializationConfig config, BeanDescription desc,
-                                                 BeanDeserializerBuilder builder) {
-        Set<String> read = READ.get(desc.getBeanClass());
-        if (read == null) {
-            return builder;
-        }
-        // Skipped, not handed to the class's any-setter as a property it does not know.
-        for (BeanPropertyDefinition p : desc.findProperties()) {
-            if (!read.contains(p.getName())) {
-                builder.addIgnorable(p.getName());
-            }
-        }
-        return builder;
     }
 }

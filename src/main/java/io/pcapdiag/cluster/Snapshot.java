@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,8 +36,8 @@ import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
  */
 public final class Snapshot {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The model, converting only what pcapdiag reads of it ({@link ReadProperties}). */
-    private static final KubernetesSerialization MODEL = ReadProperties.model();
+    /** The model's classes, converted with only what pcapdiag reads of them ({@link ReadProperties#mapper()}). */
+    private static final ObjectMapper MODEL = ReadProperties.mapper();
     /** The kinds the analysis reads; other kinds are counted as ignored. */
     static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
             "Service", Service.class, "EndpointSlice", EndpointSlice.class, "Pod", Pod.class, "Node", Node.class,
@@ -57,11 +56,16 @@ public final class Snapshot {
      * @throws ClusterException when a file cannot be read or is not JSON/YAML at all
      */
     public static Loaded load(Path path) throws ClusterException {
-        return load(path, MODEL);
+        return load(path, MODEL::convertValue);
     }
 
-    /** {@link #load(Path)} converting the objects with the given model (a test's, reading every property). */
-    static Loaded load(Path path, KubernetesSerialization model) throws ClusterException {
+    /** How an object is converted to its kind's class. */
+    interface Convert {
+        HasMetadata convert(JsonNode object, Class<? extends HasMetadata> kind);
+    }
+
+    /** {@link #load(Path)} converting the objects as given (a test's: with the fabric8 model's every property). */
+    static Loaded load(Path path, Convert model) throws ClusterException {
         List<Path> files = new ArrayList<>();
         if (Files.isDirectory(path)) {
             try (Stream<Path> s = Files.list(path)) {
@@ -145,7 +149,7 @@ public final class Snapshot {
         return out;
     }
 
-    private static void add(KubernetesSerialization model, ClusterIndex.Builder b, Path f, String at, JsonNode o,
+    private static void add(Convert model, ClusterIndex.Builder b, Path f, String at, JsonNode o,
                             List<String> problems, Map<String, Integer> loaded, Map<String, Integer> skipped, Set<String> seen) {
         String kind = o.path("kind").asText("");
         Class<? extends HasMetadata> type = KINDS.get(kind);
@@ -156,7 +160,7 @@ public final class Snapshot {
         }
         HasMetadata obj;
         try {
-            obj = model.convertValue(o, type);
+            obj = model.convert(o, type);
         } catch (RuntimeException e) {
             String msg = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
             skip(skipped, "unreadable " + kind, problems, f + ": " + at + ": " + kind + " cannot be read: " + msg);

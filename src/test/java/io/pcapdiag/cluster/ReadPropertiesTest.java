@@ -8,14 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
+import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
+import com.fasterxml.jackson.databind.deser.SettableBeanProperty;
+import com.fasterxml.jackson.databind.deser.std.ContainerDeserializerBase;
 import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -51,8 +58,10 @@ class ReadPropertiesTest {
     /** Every property kept on the kinds whether or not it is called: what an object says it is. */
     private static final Set<String> IDENTITY = Set.of("apiVersion", "kind");
     private static final ObjectMapper JACKSON = new ObjectMapper();
-    private static final KubernetesSerialization EVERY_PROPERTY = new KubernetesSerialization();
-    private static final KubernetesSerialization READ_ONLY = ReadProperties.model();
+    /** The fabric8 model's own mapper, as its client configures it: every property, the model's annotations read. */
+    private static final ObjectMapper MODEL_MAPPER = new ObjectMapper();
+    private static final KubernetesSerialization EVERY_PROPERTY = new KubernetesSerialization(MODEL_MAPPER, true);
+    private static final ObjectMapper READ_ONLY = ReadProperties.mapper();
 
     @Test
     void theGettersCalledAreThePropertiesKept() throws Exception {
@@ -115,7 +124,7 @@ class ReadPropertiesTest {
                     objects++;
                 }
             }
-            Snapshot.Loaded every = Snapshot.load(f, EVERY_PROPERTY);
+            Snapshot.Loaded every = Snapshot.load(f, EVERY_PROPERTY::convertValue);
             Snapshot.Loaded read = Snapshot.load(f);
             assertEquals(every.problems(), read.problems(), f.toString());
             assertEquals(every.loaded(), read.loaded(), f.toString());
@@ -166,8 +175,90 @@ class ReadPropertiesTest {
         assertTrue(read.problems().get(0).startsWith(f + ": $.items[2]: Service cannot be read: "), read.problems().get(0));
         assertEquals(Map.of("unreadable Service", 1), read.skipped());
 
-        Snapshot.Loaded every = Snapshot.load(f, EVERY_PROPERTY);
+        Snapshot.Loaded every = Snapshot.load(f, EVERY_PROPERTY::convertValue);
         assertFalse(every.loaded().containsKey("Pod"), "the full model rejects the pod's volumes: " + every.loaded());
+    }
+
+    /**
+     * Without the model's annotations, each kept property has the name, type and deserializer the model's own mapper
+     * gives it (for a container, its contents' too); {@link IntOrString}'s alone is pcapdiag's. Every kept property's
+     * type is a kept class, {@code IntOrString}, or the JDK's.
+     */
+    @Test
+    void theKeptPropertiesAreDeserializedAsTheModelDoes() throws Exception {
+        List<String> wrong = new ArrayList<>();
+        for (Map.Entry<Class<?>, Set<String>> e : ReadProperties.READ.entrySet()) {
+            Class<?> c = e.getKey();
+            BeanDeserializerBase model = beanDeserializer(MODEL_MAPPER, c);
+            BeanDeserializerBase read = beanDeserializer(READ_ONLY, c);
+            Set<String> readNames = new TreeSet<>();
+            read.properties().forEachRemaining(p -> readNames.add(p.getName()));
+            if (!readNames.equals(new TreeSet<>(e.getValue()))) {
+                wrong.add(c.getSimpleName() + " has " + readNames + ", not " + new TreeSet<>(e.getValue()));
+                continue;
+            }
+            for (String name : e.getValue()) {
+                SettableBeanProperty m = model.findProperty(name);
+                SettableBeanProperty r = read.findProperty(name);
+                String at = c.getSimpleName() + "." + name;
+                if (m == null || !m.getType().equals(r.getType())) {
+                    wrong.add(at + ": " + r.getType() + " against the model's " + (m == null ? "nothing" : m.getType()));
+                    continue;
+                }
+                String modelDeser = deserializers(m.getValueDeserializer());
+                String readDeser = deserializers(r.getValueDeserializer());
+                if (!modelDeser.equals(readDeser) && !readDeser.contains("IntOrStringDeserializer")) {
+                    wrong.add(at + ": " + readDeser + " against the model's " + modelDeser);
+                }
+                JavaType t = r.getType();
+                while (t.isContainerType()) {
+                    t = t.getContentType();
+                }
+                Class<?> raw = t.getRawClass();
+                if (!ReadProperties.READ.containsKey(raw) && raw != IntOrString.class && !raw.getName().startsWith("java.")) {
+                    wrong.add(at + ": " + raw.getName() + " is neither kept nor the JDK's");
+                }
+            }
+        }
+        assertEquals(List.of(), wrong);
+    }
+
+    /** What the model makes of a NetworkPolicy port, made by pcapdiag's deserializer: the same value or the same failure. */
+    @Test
+    void intOrStringAsTheModel() throws Exception {
+        String[] ports = {"8080", "\"http\"", "0", "-1", "2147483648", "1099511627776", "1.5", "true", "{}", "[]", "null",
+            "\"\"", "[80]"};
+        for (String port : ports) {
+            JsonNode np = JACKSON.readTree("{\"apiVersion\": \"networking.k8s.io/v1\", \"kind\": \"NetworkPolicy\", "
+                    + "\"metadata\": {\"name\": \"p\", \"namespace\": \"n\"}, \"spec\": {\"podSelector\": {}, "
+                    + "\"ingress\": [{\"ports\": [{\"protocol\": \"TCP\", \"port\": " + port + "}]}]}}");
+            Object model = outcome(() -> EVERY_PROPERTY.convertValue(np, NetworkPolicy.class));
+            Object read = outcome(() -> READ_ONLY.convertValue(np, NetworkPolicy.class));
+            assertEquals(model, read, "port " + port);
+        }
+    }
+
+    /** A conversion's port, or its failure as a snapshot's problem line says it. */
+    private static Object outcome(java.util.concurrent.Callable<NetworkPolicy> convert) {
+        try {
+            return String.valueOf(convert.call().getSpec().getIngress().get(0).getPorts().get(0).getPort());
+        } catch (Exception e) {
+            return e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+        }
+    }
+
+    private static BeanDeserializerBase beanDeserializer(ObjectMapper m, Class<?> c) throws Exception {
+        DefaultDeserializationContext ctxt = ((DefaultDeserializationContext) m.getDeserializationContext())
+                .createInstance(m.getDeserializationConfig(), null, null);
+        return (BeanDeserializerBase) ctxt.findRootValueDeserializer(m.constructType(c));
+    }
+
+    /** A deserializer's class, and its contents' for a container: what a property's values go through. */
+    private static String deserializers(JsonDeserializer<?> d) {
+        if (d instanceof ContainerDeserializerBase<?> c) {
+            return d.getClass().getSimpleName() + "<" + deserializers(c.getContentDeserializer()) + ">";
+        }
+        return d == null ? "none" : d.getClass().getSimpleName();
     }
 
     /** The owner and name of every call of a model getter without arguments in pcapdiag's classes. */
