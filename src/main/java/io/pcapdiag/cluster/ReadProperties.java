@@ -59,7 +59,7 @@ import java.util.Set;
  * deserializer for what they hold (a Pod's volumes, probes, affinity and statuses, a Node's images and
  * conditions): building those, each class introspected and its annotations parsed, was most of a run given a
  * snapshot (PERFORMANCE.md). A skipped property is neither read nor checked: an object whose volumes are
- * malformed still loads. Classes not listed keep all their properties.
+ * malformed still loads. Every kept property holds a listed class, {@link IntOrString} or the JDK's.
  *
  * <p>{@code ReadPropertiesTest} holds the list to the code: every getter of the model that a class of pcapdiag
  * calls (read from their bytecode) is of a property kept here, every property kept here is one that is called, and
@@ -112,7 +112,8 @@ final class ReadProperties extends BeanDeserializerModifier {
      * among them). They give the properties kept here nothing their getters and setters do not: the same names,
      * types and deserializers, which {@code ReadPropertiesTest} compares class by class against the model's own
      * serialization. The one exception is {@link IntOrString}, built by its annotated creator in the model and by
-     * {@link IntOrStringDeserializer} here, through the same constructor. Its Go-compatible integers as the model's.
+     * {@link IntOrStringDeserializer} here, through the same constructor. Integers go through the model's Go-compatible
+     * deserializer, as in the model's own mapper.
      */
     static ObjectMapper mapper() {
         SimpleModule read = new SimpleModule("pcapdiag-read-properties").setDeserializerModifier(new ReadProperties());

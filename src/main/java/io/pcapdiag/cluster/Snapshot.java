@@ -64,7 +64,7 @@ public final class Snapshot {
         HasMetadata convert(JsonNode object, Class<? extends HasMetadata> kind);
     }
 
-    /** {@link #load(Path)} converting the objects as given (a test's: with the fabric8 model's every property). */
+    /** {@link #load(Path)} converting the objects as given (a test's: with every property of the fabric8 model). */
     static Loaded load(Path path, Convert model) throws ClusterException {
         List<Path> files = new ArrayList<>();
         if (Files.isDirectory(path)) {
