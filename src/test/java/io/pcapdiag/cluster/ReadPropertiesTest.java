@@ -136,6 +136,25 @@ class ReadPropertiesTest {
                 Snapshot.load(FULL_OBJECTS).loaded());
     }
 
+    /** The fixture as kubectl's YAML (one document per object, as -o yaml of several writes them) loads as its JSON. */
+    @Test
+    void yamlAsJson(@TempDir Path dir) throws Exception {
+        com.fasterxml.jackson.dataformat.yaml.YAMLMapper yaml = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper();
+        StringBuilder text = new StringBuilder();
+        for (JsonNode item : JACKSON.readTree(FULL_OBJECTS.toFile()).path("items")) {
+            text.append(yaml.writeValueAsString(item));
+        }
+        Path f = dir.resolve("cluster.yaml");
+        Files.writeString(f, text);
+        Snapshot.Loaded every = Snapshot.load(f, EVERY_PROPERTY::convertValue);
+        Snapshot.Loaded read = Snapshot.load(f);
+        assertEquals(Snapshot.load(FULL_OBJECTS).loaded(), read.loaded());
+        assertEquals(every.loaded(), read.loaded());
+        assertEquals(every.problems(), read.problems());
+        assertEquals(every.skipped(), read.skipped());
+        assertEquals(every.index().contradictions(), read.index().contradictions());
+    }
+
     @Test
     void whatIsNotReadIsSkipped() throws Exception {
         JsonNode items = JACKSON.readTree(FULL_OBJECTS.toFile()).path("items");
