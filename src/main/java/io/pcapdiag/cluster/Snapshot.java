@@ -1,9 +1,12 @@
 package io.pcapdiag.cluster;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -12,6 +15,8 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,58 +96,130 @@ public final class Snapshot {
         Map<String, Integer> skipped = new TreeMap<>();
         Set<String> seen = new HashSet<>();
         for (Path f : files) {
-            List<JsonNode> docs = parse(f);
-            for (int d = 0; d < docs.size(); d++) {
-                String root = docs.size() > 1 ? "$[" + d + "]" : "$";
-                JsonNode doc = docs.get(d);
-                if (doc == null || doc.isNull() || doc.isMissingNode()) {
-                    continue;
-                }
-                if ("List".equals(doc.path("kind").asText()) || doc.has("items") && doc.get("items").isArray()) {
-                    JsonNode items = doc.path("items");
-                    for (int i = 0; i < items.size(); i++) {
-                        add(model, b, f, root + ".items[" + i + "]", items.get(i), problems, loaded, skipped, seen);
-                    }
-                } else {
-                    add(model, b, f, root, doc, problems, loaded, skipped, seen);
-                }
-            }
+            parse(f, (at, o) -> add(model, b, f, at, o, problems, loaded, skipped, seen));
         }
         return new Loaded(b.build(), problems, loaded, skipped);
     }
 
-    private static List<JsonNode> parse(Path f) throws ClusterException {
-        String text;
-        try {
-            text = Files.readString(f, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
+    /** Where {@link #parse} hands each object of a file, with its JSON path. */
+    private interface Objects {
+        void object(String at, JsonNode object);
+    }
+
+    /**
+     * Hands each object of a file to {@code sink}, in order. A JSON object is read field by field and a List's items
+     * one at a time, each converted before the next is read: a snapshot is never one tree (a List of 29,204 objects,
+     * 103 MB, ran out of the launcher's 512 MB heap as a tree).
+     */
+    private static void parse(Path f, Objects sink) throws ClusterException {
+        Boolean json = startsJson(f);
+        String text = null;
+        if (json == null) {
+            text = readString(f);
+            String t = text.stripLeading();
+            json = t.startsWith("{") || t.startsWith("[");
         }
-        String t = text.stripLeading();
-        if (t.startsWith("{") || t.startsWith("[")) {
-            try {
-                JsonNode n = JSON.readTree(text);
-                return n.isArray() ? toList(n) : List.of(n);
+        if (json) {
+            // Streamed from the file, decoded as it is read (strictly: a byte that is not UTF-8 fails the read).
+            try (JsonParser p = text != null ? JSON.createParser(text) : JSON.createParser(
+                    new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8.newDecoder()))) {
+                if (p.nextToken() == JsonToken.START_OBJECT) {
+                    document(p, sink);
+                } else {
+                    documents(toList(JSON.readTree(p)), sink);
+                }
             } catch (JsonProcessingException e) {
                 JsonLocation l = e.getLocation();
                 throw new ClusterException(f + ": line " + (l == null ? "?" : l.getLineNr()) + ": not JSON: "
                         + e.getOriginalMessage().lines().findFirst().orElse(""), e);
+            } catch (IOException e) {
+                throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
             }
+            return;
         }
+        if (text == null) {
+            text = readString(f);
+        }
+        List<JsonNode> docs = new ArrayList<>();
         try {
-            List<JsonNode> docs = new ArrayList<>();
             for (Object o : new Load(LoadSettings.builder().setLabel(f.toString()).build()).loadAllFromString(text)) {
                 docs.add(JSON.valueToTree(o));
             }
             if (docs.stream().anyMatch(n -> n != null && !n.isNull() && !n.isObject())) {
                 throw new ClusterException(f + ": line 1: neither a JSON object nor YAML describing Kubernetes objects", null);
             }
-            return docs;
         } catch (MarkedYamlEngineException e) {
             int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(1);
             throw new ClusterException(f + ": line " + line + ": not YAML: " + e.getProblem(), e);
         } catch (RuntimeException e) {
             throw new ClusterException(f + ": not JSON or YAML: " + e.getMessage(), e);
+        }
+        documents(docs, sink);
+    }
+
+    /**
+     * Whether the file is JSON by its first character that is not white space ({@code {} or {@code [}), or null when
+     * its first 64 KiB are white space (then the text decides, as a whole).
+     */
+    private static Boolean startsJson(Path f) throws ClusterException {
+        try (InputStream in = Files.newInputStream(f)) {
+            byte[] head = in.readNBytes(1 << 16);
+            for (byte c : head) {
+                if (c < 0 || !Character.isWhitespace(c)) {
+                    return c == '{' || c == '[';
+                }
+            }
+            return head.length < (1 << 16) ? Boolean.FALSE : null;
+        } catch (IOException e) {
+            throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    private static String readString(Path f) throws ClusterException {
+        try {
+            return Files.readString(f, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    /** A JSON document that is one object, its fields read one by one and the items of a List as they come. */
+    private static void document(JsonParser p, Objects sink) throws IOException {
+        ObjectNode doc = JSON.createObjectNode();
+        boolean list = false;
+        int i = 0;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            if (p.nextToken() == JsonToken.START_ARRAY && name.equals("items") && !list) {
+                list = true;
+                while (p.nextToken() != JsonToken.END_ARRAY) {
+                    sink.object("$.items[" + i++ + "]", JSON.readTree(p));
+                }
+            } else {
+                doc.set(name, JSON.readTree(p));
+            }
+        }
+        if (!list) {
+            documents(List.of(doc), sink);
+        }
+    }
+
+    /** Documents read whole (YAML's, a JSON array's, an object without items): a List's items, or the object. */
+    private static void documents(List<JsonNode> docs, Objects sink) {
+        for (int d = 0; d < docs.size(); d++) {
+            String root = docs.size() > 1 ? "$[" + d + "]" : "$";
+            JsonNode doc = docs.get(d);
+            if (doc == null || doc.isNull() || doc.isMissingNode()) {
+                continue;
+            }
+            if ("List".equals(doc.path("kind").asText()) || doc.has("items") && doc.get("items").isArray()) {
+                JsonNode items = doc.path("items");
+                for (int i = 0; i < items.size(); i++) {
+                    sink.object(root + ".items[" + i + "]", items.get(i));
+                }
+            } else {
+                sink.object(root, doc);
+            }
         }
     }
 

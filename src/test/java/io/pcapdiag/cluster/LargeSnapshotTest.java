@@ -1,0 +1,67 @@
+package io.pcapdiag.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A cluster snapshot of a large cluster, 30,000 pods and about 130 MB as {@code kubectl get -o json} writes it,
+ * loads through the launcher with its own heap (512 MB): a List's items are read and converted one at a time, never
+ * one tree of the whole file (which ran out of that heap on 103 MB). Slow: it writes the file and runs the launcher.
+ */
+@Tag("slow")
+class LargeSnapshotTest {
+    private static final Path PROJECT = Path.of(System.getProperty("pcapdiag.project.dir", ".")).toAbsolutePath().normalize();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void aLargeClusterLoadsInTheLaunchersHeap(@TempDir Path dir) throws Exception {
+        JsonNode fixture = JSON.readTree(PROJECT.resolve("src/test/resources/io/pcapdiag/cluster/full-objects.json").toFile());
+        ObjectNode pod = (ObjectNode) fixture.path("items").get(1);
+        Path snapshot = dir.resolve("cluster.json");
+        int pods = 30_000;
+        try (JsonGenerator g = JSON.getFactory().createGenerator(snapshot.toFile(), JsonEncoding.UTF8)) {
+            g.writeStartObject();
+            g.writeStringField("apiVersion", "v1");
+            g.writeArrayFieldStart("items");
+            for (int n = 0; n < pods; n++) {
+                ObjectNode p = pod.deepCopy();
+                ((ObjectNode) p.path("metadata")).put("name", "cart-" + n).put("namespace", "ns" + n % 100);
+                String ip = String.format(Locale.ROOT, "10.%d.%d.%d", 100 + n / 65_536, n / 256 % 256, n % 256);
+                ((ObjectNode) p.path("status")).put("podIP", ip).putArray("podIPs").addObject().put("ip", ip);
+                g.writeTree(p);
+            }
+            g.writeEndArray();
+            g.writeStringField("kind", "List");
+            g.writeEndObject();
+        }
+        assertTrue(Files.size(snapshot) > 100_000_000L, Files.size(snapshot) + " bytes");
+
+        ProcessBuilder pb = new ProcessBuilder(PROJECT.resolve("scripts/pcapdiag").toString(), "analyze", "--cluster",
+                snapshot.toString(), "captures/vip-local-reject/any.pcap").directory(PROJECT.toFile());
+        pb.redirectErrorStream(true);
+        Process proc = pb.start();
+        String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(proc.waitFor(5, TimeUnit.MINUTES), "did not finish");
+        assertFalse(out.contains("OutOfMemoryError"), out);
+        assertEquals(0, proc.exitValue(), out);
+        List<String> lines = out.lines().toList();
+        assertTrue(lines.get(0).startsWith("captures/vip-local-reject/any.pcap: 13 packets"), out);
+        assertTrue(out.contains("1 finding (1 error, 0 warnings)"), out);
+    }
+}
