@@ -48,6 +48,19 @@ public final class Main implements Runnable {
 
     /** Runs the CLI with the given writers: what tests call in-process. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        try {
+            return runCommand(args, out, err);
+        } catch (OutOfMemoryError e) {
+            // Whatever filled the heap is unreachable here: one line to say so, not the JVM's stack trace.
+            out.flush();
+            err.println("pcapdiag: out of memory: the Java heap (" + Runtime.getRuntime().maxMemory() / (1024 * 1024)
+                    + " MiB) is too small for this input; give it more with PCAPDIAG_JAVA_OPTS=-Xmx<size>, e.g. -Xmx2g");
+            err.flush();
+            return ExitCodes.INTERNAL;
+        }
+    }
+
+    private static int runCommand(String[] args, PrintWriter out, PrintWriter err) {
         // analyze with plain arguments: read without picocli's reflective model (AnalyzeArgs); anything else: picocli.
         AnalyzeCommand analyze = AnalyzeArgs.parse(args);
         int code;

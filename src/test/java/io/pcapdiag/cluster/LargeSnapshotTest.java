@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A cluster snapshot of a large cluster, 30,000 pods and about 130 MB as {@code kubectl get -o json} writes it,
  * loads through the launcher with its own heap (512 MB): a List's items are read and converted one at a time, never
- * one tree of the whole file (which ran out of that heap on 103 MB). Slow: it writes the file and runs the launcher.
+ * one tree of the whole file (which ran out of that heap on 103 MB). In a heap too small for it, the run ends in one
+ * line that says so. Slow: it writes the file and runs the launcher twice.
  */
 @Tag("slow")
 class LargeSnapshotTest {
@@ -52,16 +53,31 @@ class LargeSnapshotTest {
         }
         assertTrue(Files.size(snapshot) > 100_000_000L, Files.size(snapshot) + " bytes");
 
+        String[] out = new String[1];
+        assertEquals(0, launcher(snapshot, null, out), out[0]);
+        assertFalse(out[0].contains("OutOfMemoryError"), out[0]);
+        assertTrue(out[0].startsWith("captures/vip-local-reject/any.pcap: 13 packets"), out[0]);
+        assertTrue(out[0].contains("1 finding (1 error, 0 warnings)"), out[0]);
+
+        // In a heap too small for it: one line that says so and how to give it more, exit code 4, no stack trace.
+        assertEquals(4, launcher(snapshot, "-Xmx32m", out), out[0]);
+        List<String> lines = out[0].lines().toList();
+        assertEquals(1, lines.size(), out[0]);
+        assertTrue(lines.get(0).matches("pcapdiag: out of memory: the Java heap \\(\\d+ MiB\\) is too small for this input; give"
+                + " it more with PCAPDIAG_JAVA_OPTS=-Xmx<size>, e.g\\. -Xmx2g"), out[0]);
+    }
+
+    /** analyze of a scenario's capture with the snapshot, by the launcher; its exit code, its output in {@code out}. */
+    private static int launcher(Path snapshot, String javaOpts, String[] out) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(PROJECT.resolve("scripts/pcapdiag").toString(), "analyze", "--cluster",
                 snapshot.toString(), "captures/vip-local-reject/any.pcap").directory(PROJECT.toFile());
+        if (javaOpts != null) {
+            pb.environment().put("PCAPDIAG_JAVA_OPTS", javaOpts);
+        }
         pb.redirectErrorStream(true);
         Process proc = pb.start();
-        String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        out[0] = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(proc.waitFor(5, TimeUnit.MINUTES), "did not finish");
-        assertFalse(out.contains("OutOfMemoryError"), out);
-        assertEquals(0, proc.exitValue(), out);
-        List<String> lines = out.lines().toList();
-        assertTrue(lines.get(0).startsWith("captures/vip-local-reject/any.pcap: 13 packets"), out);
-        assertTrue(out.contains("1 finding (1 error, 0 warnings)"), out);
+        return proc.exitValue();
     }
 }
