@@ -102,7 +102,7 @@ public final class Snapshot {
     }
 
     /** Where {@link #parse} hands each object of a file, with its JSON path. */
-    private interface Objects {
+    private interface Sink {
         void object(String at, JsonNode object);
     }
 
@@ -111,7 +111,7 @@ public final class Snapshot {
      * one at a time, each converted before the next is read: a snapshot is never one tree (a List of 29,204 objects,
      * 103 MB, ran out of the launcher's 512 MB heap as a tree).
      */
-    private static void parse(Path f, Objects sink) throws ClusterException {
+    private static void parse(Path f, Sink sink) throws ClusterException {
         Boolean json = startsJson(f);
         String text = null;
         if (json == null) {
@@ -184,7 +184,7 @@ public final class Snapshot {
     }
 
     /** A JSON document that is one object, its fields read one by one and the items of a List as they come. */
-    private static void document(JsonParser p, Objects sink) throws IOException {
+    private static void document(JsonParser p, Sink sink) throws IOException {
         ObjectNode doc = JSON.createObjectNode();
         boolean list = false;
         int i = 0;
@@ -205,7 +205,7 @@ public final class Snapshot {
     }
 
     /** Documents read whole (YAML's, a JSON array's, an object without items): a List's items, or the object. */
-    private static void documents(List<JsonNode> docs, Objects sink) {
+    private static void documents(List<JsonNode> docs, Sink sink) {
         for (int d = 0; d < docs.size(); d++) {
             String root = docs.size() > 1 ? "$[" + d + "]" : "$";
             JsonNode doc = docs.get(d);
