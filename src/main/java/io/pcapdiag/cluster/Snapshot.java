@@ -14,9 +14,12 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -112,33 +115,24 @@ public final class Snapshot {
      * 103 MB, ran out of the launcher's 512 MB heap as a tree).
      */
     private static void parse(Path f, Sink sink) throws ClusterException {
-        Boolean json = startsJson(f);
-        String text = null;
-        if (json == null) {
-            text = readString(f);
-            String t = text.stripLeading();
-            json = t.startsWith("{") || t.startsWith("[");
-        }
-        if (json) {
-            // Streamed from the file, decoded as it is read (strictly: a byte that is not UTF-8 fails the read).
-            try (JsonParser p = text != null ? JSON.createParser(text) : JSON.createParser(
-                    new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8.newDecoder()))) {
-                if (p.nextToken() == JsonToken.START_OBJECT) {
-                    document(p, sink);
-                } else {
-                    documents(toList(JSON.readTree(p)), sink);
-                }
-            } catch (JsonProcessingException e) {
-                JsonLocation l = e.getLocation();
-                throw new ClusterException(f + ": line " + (l == null ? "?" : l.getLineNr()) + ": not JSON: "
-                        + e.getOriginalMessage().lines().findFirst().orElse(""), e);
-            } catch (IOException e) {
-                throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
+        String text;
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(f))) {
+            // JSON by its first character that is not white space; what is read to find it is read again after.
+            in.mark(Integer.MAX_VALUE);
+            int c;
+            do {
+                c = in.read();
+            } while (c >= 0 && c < 0x80 && Character.isWhitespace(c));
+            in.reset();
+            in.mark(0); // kept no further: a mark still set would hold every byte read after it
+            if (c == '{' || c == '[') {
+                json(f, new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()), sink);
+                return;
             }
-            return;
-        }
-        if (text == null) {
-            text = readString(f);
+            // Decoded as strictly as the JSON: a byte that is not UTF-8 fails the read.
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(in.readAllBytes())).toString();
+        } catch (IOException e) {
+            throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
         }
         List<JsonNode> docs = new ArrayList<>();
         try {
@@ -157,29 +151,18 @@ public final class Snapshot {
         documents(docs, sink);
     }
 
-    /**
-     * Whether the file is JSON by its first character that is not white space ({@code {} or {@code [}), or null when
-     * its first 64 KiB are white space (then the text decides, as a whole).
-     */
-    private static Boolean startsJson(Path f) throws ClusterException {
-        try (InputStream in = Files.newInputStream(f)) {
-            byte[] head = in.readNBytes(1 << 16);
-            for (byte c : head) {
-                if (c < 0 || !Character.isWhitespace(c)) {
-                    return c == '{' || c == '[';
-                }
+    /** A JSON file, streamed: decoded as it is read, an object field by field ({@link #document}). */
+    private static void json(Path f, Reader r, Sink sink) throws ClusterException, IOException {
+        try (JsonParser p = JSON.createParser(r)) {
+            if (p.nextToken() == JsonToken.START_OBJECT) {
+                document(p, sink);
+            } else {
+                documents(toList(JSON.readTree(p)), sink);
             }
-            return head.length < (1 << 16) ? Boolean.FALSE : null;
-        } catch (IOException e) {
-            throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
-        }
-    }
-
-    private static String readString(Path f) throws ClusterException {
-        try {
-            return Files.readString(f, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
+        } catch (JsonProcessingException e) {
+            JsonLocation l = e.getLocation();
+            throw new ClusterException(f + ": line " + (l == null ? "?" : l.getLineNr()) + ": not JSON: "
+                    + e.getOriginalMessage().lines().findFirst().orElse(""), e);
         }
     }
 
