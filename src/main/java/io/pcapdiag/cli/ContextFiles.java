@@ -46,7 +46,7 @@ final class ContextFiles {
             warn.accept(path + ": " + (l.problems().size() - MAX_PROBLEM_LINES) + " more objects skipped (see the counts below)");
         }
         if (!l.skipped().isEmpty()) {
-            StringJoiner loaded = new StringJoiner(", ");
+            StringJoiner loaded = new StringJoiner(", ").setEmptyValue("nothing");
             l.loaded().forEach((k, n) -> loaded.add(n + " " + k));
             StringJoiner skipped = new StringJoiner(", ");
             l.skipped().forEach((k, n) -> skipped.add(n + " " + k));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -19,20 +20,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.snakeyaml.engine.v2.api.Load;
-import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 
 /**
  * {@code --cluster PATH}: a file, or a directory of {@code *.json}, {@code *.yaml}, {@code *.yml} (sorted), as
@@ -99,23 +99,42 @@ public final class Snapshot {
         Map<String, Integer> skipped = new TreeMap<>();
         Set<String> seen = new HashSet<>();
         for (Path f : files) {
-            parse(f, (at, o) -> add(model, b, f, at, o, problems, loaded, skipped, seen));
+            List<Problem> found = new ArrayList<>();
+            int documents = parse(f, (at, o) -> add(model, b, at, o, found, loaded, skipped, seen));
+            for (Problem p : found) {
+                problems.add(f + ": " + p.at().path(documents > 1) + ": " + p.text());
+            }
         }
         return new Loaded(b.build(), problems, loaded, skipped);
     }
 
-    /** Where {@link #parse} hands each object of a file, with its JSON path. */
+    /** Where {@link #parse} hands each object of a file, with where it is in the file. */
     private interface Sink {
-        void object(String at, JsonNode object);
+        void object(At at, JsonNode object);
     }
 
     /**
-     * Hands each object of a file to {@code sink}, in order. A JSON object is read field by field and a List's items
-     * one at a time, each converted before the next is read: a snapshot is never one tree (a List of 29,204 objects,
-     * 103 MB, ran out of the launcher's 512 MB heap as a tree).
+     * Where an object is: its document (a YAML file's, a JSON array's element) and its index in that document's
+     * {@code items}, -1 for the document itself. Named as a JSON path once the file is read: {@code $.items[3]}, or
+     * {@code $[1].items[3]} in a file of more than one document.
      */
-    private static void parse(Path f, Sink sink) throws ClusterException {
-        String text;
+    private record At(int document, int item) {
+        String path(boolean documents) {
+            return (documents ? "$[" + document + "]" : "$") + (item < 0 ? "" : ".items[" + item + "]");
+        }
+    }
+
+    /** A line about an object, its path named when the file's documents are counted. */
+    private record Problem(At at, String text) {
+    }
+
+    /**
+     * Hands each object of a file to {@code sink}, in order, and returns how many documents the file holds. A JSON
+     * object is read field by field and a List's items one at a time, each converted before the next is read; a YAML
+     * file document by document, a List's items one at a time too ({@link YamlItems}): a snapshot is never one tree
+     * (a List of 29,204 objects, 103 MB, ran out of the launcher's 512 MB heap as a tree).
+     */
+    private static int parse(Path f, Sink sink) throws ClusterException {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(f))) {
             // JSON by its first character that is not white space; what is read to find it is read again after.
             in.mark(Integer.MAX_VALUE);
@@ -125,40 +144,67 @@ public final class Snapshot {
             } while (c >= 0 && c < 0x80 && Character.isWhitespace(c));
             in.reset();
             in.mark(0); // kept no further: a mark still set would hold every byte read after it
-            if (c == '{' || c == '[') {
-                json(f, new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()), sink);
-                return;
-            }
-            // Decoded as strictly as the JSON: a byte that is not UTF-8 fails the read.
-            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(in.readAllBytes())).toString();
+            // Decoded strictly, JSON and YAML alike: a byte that is not UTF-8 fails the read.
+            Reader r = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder());
+            return c == '{' || c == '[' ? json(f, r, sink) : yaml(f, r, sink);
         } catch (IOException e) {
             throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
         }
-        List<JsonNode> docs = new ArrayList<>();
+    }
+
+    /**
+     * A YAML file, document by document, a List's items as they are read. A document that is neither a mapping nor
+     * empty fails the file, after the rest is read: a fault of YAML further on is the one said, as when it was read
+     * whole.
+     */
+    private static int yaml(Path f, Reader r, Sink sink) throws ClusterException, IOException {
+        boolean[] streamed = new boolean[1];
+        int[] document = new int[1];
+        boolean notObjects = false;
         try {
-            for (Object o : new Load(LoadSettings.builder().setLabel(f.toString()).build()).loadAllFromString(text)) {
-                docs.add(JSON.valueToTree(o));
-            }
-            if (docs.stream().anyMatch(n -> n != null && !n.isNull() && !n.isObject())) {
-                throw new ClusterException(f + ": line 1: neither a JSON object nor YAML describing Kubernetes objects", null);
+            Iterator<Object> docs = YamlItems.documents(f.toString(), r, (i, item) -> {
+                streamed[0] = true;
+                sink.object(new At(document[0], i), item == null ? NullNode.getInstance() : JSON.valueToTree(item));
+            });
+            while (docs.hasNext()) {
+                JsonNode doc = JSON.valueToTree(docs.next());
+                if (doc != null && !doc.isNull() && !doc.isObject()) {
+                    notObjects = true;
+                } else if (!streamed[0]) {
+                    document(document[0], doc, sink);
+                }
+                streamed[0] = false;
+                document[0]++;
             }
         } catch (MarkedYamlEngineException e) {
             int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(1);
             throw new ClusterException(f + ": line " + line + ": not YAML: " + e.getProblem(), e);
+        } catch (YamlEngineException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new ClusterException(f + ": not JSON or YAML: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             throw new ClusterException(f + ": not JSON or YAML: " + e.getMessage(), e);
         }
-        documents(docs, sink);
+        if (notObjects) {
+            throw new ClusterException(f + ": line 1: neither a JSON object nor YAML describing Kubernetes objects", null);
+        }
+        return document[0];
     }
 
     /** A JSON file, streamed: decoded as it is read, an object field by field ({@link #document}). */
-    private static void json(Path f, Reader r, Sink sink) throws ClusterException, IOException {
+    private static int json(Path f, Reader r, Sink sink) throws ClusterException, IOException {
         try (JsonParser p = JSON.createParser(r)) {
             if (p.nextToken() == JsonToken.START_OBJECT) {
                 document(p, sink);
-            } else {
-                documents(toList(JSON.readTree(p)), sink);
+                return 1;
             }
+            JsonNode array = JSON.readTree(p);
+            for (int d = 0; d < array.size(); d++) {
+                document(d, array.get(d), sink);
+            }
+            return array.size();
         } catch (JsonProcessingException e) {
             JsonLocation l = e.getLocation();
             throw new ClusterException(f + ": line " + (l == null ? "?" : l.getLineNr()) + ": not JSON: "
@@ -176,49 +222,42 @@ public final class Snapshot {
             if (p.nextToken() == JsonToken.START_ARRAY && name.equals("items") && !list) {
                 list = true;
                 while (p.nextToken() != JsonToken.END_ARRAY) {
-                    sink.object("$.items[" + i++ + "]", JSON.readTree(p));
+                    sink.object(new At(0, i++), JSON.readTree(p));
                 }
             } else {
                 doc.set(name, JSON.readTree(p));
             }
         }
         if (!list) {
-            documents(List.of(doc), sink);
+            document(0, doc, sink);
         }
     }
 
-    /** Documents read whole (YAML's, a JSON array's, an object without items): a List's items, or the object. */
-    private static void documents(List<JsonNode> docs, Sink sink) {
-        for (int d = 0; d < docs.size(); d++) {
-            String root = docs.size() > 1 ? "$[" + d + "]" : "$";
-            JsonNode doc = docs.get(d);
-            if (doc == null || doc.isNull() || doc.isMissingNode()) {
-                continue;
+    /**
+     * A document read whole (a JSON array's element, a YAML document without items, an object without items): a
+     * List's items, or the object (a List whose items are not an array too, counted as a kind not read).
+     */
+    private static void document(int d, JsonNode doc, Sink sink) {
+        if (doc == null || doc.isNull() || doc.isMissingNode()) {
+            return;
+        }
+        JsonNode items = doc.path("items");
+        if (items.isArray()) {
+            for (int i = 0; i < items.size(); i++) {
+                sink.object(new At(d, i), items.get(i));
             }
-            if ("List".equals(doc.path("kind").asText()) || doc.has("items") && doc.get("items").isArray()) {
-                JsonNode items = doc.path("items");
-                for (int i = 0; i < items.size(); i++) {
-                    sink.object(root + ".items[" + i + "]", items.get(i));
-                }
-            } else {
-                sink.object(root, doc);
-            }
+        } else if (!"List".equals(doc.path("kind").asText()) || !items.isMissingNode()) {
+            sink.object(new At(d, -1), doc);
         }
     }
 
-    private static List<JsonNode> toList(JsonNode array) {
-        List<JsonNode> out = new ArrayList<>();
-        array.forEach(out::add);
-        return out;
-    }
-
-    private static void add(Convert model, ClusterIndex.Builder b, Path f, String at, JsonNode o,
-                            List<String> problems, Map<String, Integer> loaded, Map<String, Integer> skipped, Set<String> seen) {
+    private static void add(Convert model, ClusterIndex.Builder b, At at, JsonNode o,
+                            List<Problem> problems, Map<String, Integer> loaded, Map<String, Integer> skipped, Set<String> seen) {
         String kind = o.path("kind").asText("");
         Class<? extends HasMetadata> type = KINDS.get(kind);
         if (type == null) {
             skip(skipped, kind.isEmpty() ? "no kind" : "kind " + kind + " (not read)", problems,
-                    kind.isEmpty() ? f + ": " + at + ": an object without kind" : null);
+                    kind.isEmpty() ? new Problem(at, "an object without kind") : null);
             return;
         }
         HasMetadata obj;
@@ -226,29 +265,29 @@ public final class Snapshot {
             obj = model.convert(o, type);
         } catch (IOException | RuntimeException e) {
             String msg = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-            skip(skipped, "unreadable " + kind, problems, f + ": " + at + ": " + kind + " cannot be read: " + msg);
+            skip(skipped, "unreadable " + kind, problems, new Problem(at, kind + " cannot be read: " + msg));
             return;
         }
         String ns = obj.getMetadata() == null ? null : obj.getMetadata().getNamespace();
         String name = obj.getMetadata() == null ? null : obj.getMetadata().getName();
         String id = kind + " " + (ns == null ? "" : ns + "/") + name;
         if (name == null || name.isEmpty()) {
-            skip(skipped, kind + " without metadata.name", problems, f + ": " + at + ": " + kind + " has no metadata.name");
+            skip(skipped, kind + " without metadata.name", problems, new Problem(at, kind + " has no metadata.name"));
             return;
         }
         if (!seen.add(id)) {
-            skip(skipped, "duplicate " + kind, problems, f + ": " + at + ": " + id + " appears again; the first is kept");
+            skip(skipped, "duplicate " + kind, problems, new Problem(at, id + " appears again; the first is kept"));
             return;
         }
         String missing = b.add(obj);
         if (missing != null) {
-            skip(skipped, kind + " " + missing, problems, f + ": " + at + ": " + id + " " + missing);
+            skip(skipped, kind + " " + missing, problems, new Problem(at, id + " " + missing));
             return;
         }
         loaded.merge(kind, 1, Integer::sum);
     }
 
-    private static void skip(Map<String, Integer> skipped, String why, List<String> problems, String line) {
+    private static void skip(Map<String, Integer> skipped, String why, List<Problem> problems, Problem line) {
         skipped.merge(why, 1, Integer::sum);
         if (line != null) {
             problems.add(line);

@@ -73,6 +73,39 @@ class LargeSnapshotTest {
                 + " it more with PCAPDIAG_JAVA_OPTS=-Xmx<size>, e.g\\. -Xmx2g"), out[0]);
     }
 
+    /**
+     * The same in YAML, as {@code kubectl get -o yaml} writes it (one List document): 5,000 pods, about 20 MB, load in a
+     * 64 MB heap, each item read and converted as it comes. Read as one document (snakeyaml-engine's default, which also
+     * refused any document over 3 MiB code points), its tree would not fit.
+     */
+    @Test
+    void aLargeYamlClusterLoadsInASmallHeap(@TempDir Path dir) throws Exception {
+        JsonNode fixture = JSON.readTree(PROJECT.resolve("src/test/resources/io/pcapdiag/cluster/full-objects.json").toFile());
+        ObjectNode pod = (ObjectNode) fixture.path("items").get(1);
+        Path snapshot = dir.resolve("cluster.yaml");
+        ObjectMapper yaml = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper();
+        try (JsonGenerator g = yaml.getFactory().createGenerator(snapshot.toFile(), JsonEncoding.UTF8)) {
+            g.writeStartObject();
+            g.writeStringField("apiVersion", "v1");
+            g.writeStringField("kind", "List");
+            g.writeArrayFieldStart("items");
+            for (int n = 0; n < 5_000; n++) {
+                ObjectNode p = pod.deepCopy();
+                ((ObjectNode) p.path("metadata")).put("name", "cart-" + n).put("namespace", "ns" + n % 100);
+                String ip = String.format(Locale.ROOT, "10.%d.%d.%d", 100 + n / 65_536, n / 256 % 256, n % 256);
+                ((ObjectNode) p.path("status")).put("podIP", ip).putArray("podIPs").addObject().put("ip", ip);
+                g.writeTree(p);
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        assertTrue(Files.size(snapshot) > 15_000_000L, Files.size(snapshot) + " bytes");
+        String[] out = new String[1];
+        assertEquals(0, launcher(snapshot, "-Xmx64m", out), out[0]);
+        assertTrue(out[0].startsWith("captures/vip-local-reject/any.pcap: 13 packets"), out[0]);
+        assertTrue(out[0].contains("1 finding (1 error, 0 warnings)"), out[0]);
+    }
+
     /** analyze of a scenario's capture with the snapshot, by the launcher; its exit code, its output in {@code out}. */
     private static int launcher(Path snapshot, String javaOpts, String[] out) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(PROJECT.resolve("scripts/pcapdiag").toString(), "analyze", "--cluster",
