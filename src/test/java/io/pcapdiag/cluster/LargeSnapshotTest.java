@@ -33,25 +33,8 @@ class LargeSnapshotTest {
 
     @Test
     void aLargeClusterLoadsInTheLaunchersHeap(@TempDir Path dir) throws Exception {
-        JsonNode fixture = JSON.readTree(PROJECT.resolve("src/test/resources/io/pcapdiag/cluster/full-objects.json").toFile());
-        ObjectNode pod = (ObjectNode) fixture.path("items").get(1);
         Path snapshot = dir.resolve("cluster.json");
-        int pods = 30_000;
-        try (JsonGenerator g = JSON.getFactory().createGenerator(snapshot.toFile(), JsonEncoding.UTF8)) {
-            g.writeStartObject();
-            g.writeStringField("apiVersion", "v1");
-            g.writeArrayFieldStart("items");
-            for (int n = 0; n < pods; n++) {
-                ObjectNode p = pod.deepCopy();
-                ((ObjectNode) p.path("metadata")).put("name", "cart-" + n).put("namespace", "ns" + n % 100);
-                String ip = String.format(Locale.ROOT, "10.%d.%d.%d", 100 + n / 65_536, n / 256 % 256, n % 256);
-                ((ObjectNode) p.path("status")).put("podIP", ip).putArray("podIPs").addObject().put("ip", ip);
-                g.writeTree(p);
-            }
-            g.writeEndArray();
-            g.writeStringField("kind", "List");
-            g.writeEndObject();
-        }
+        writeList(JSON, snapshot, 30_000);
         assertTrue(Files.size(snapshot) > 100_000_000L, Files.size(snapshot) + " bytes");
 
         String[] out = new String[1];
@@ -80,16 +63,24 @@ class LargeSnapshotTest {
      */
     @Test
     void aLargeYamlClusterLoadsInASmallHeap(@TempDir Path dir) throws Exception {
+        Path snapshot = dir.resolve("cluster.yaml");
+        writeList(new com.fasterxml.jackson.dataformat.yaml.YAMLMapper(), snapshot, 5_000);
+        assertTrue(Files.size(snapshot) > 15_000_000L, Files.size(snapshot) + " bytes");
+        String[] out = new String[1];
+        assertEquals(0, launcher(snapshot, "-Xmx64m", out), out[0]);
+        assertTrue(out[0].startsWith("captures/vip-local-reject/any.pcap: 13 packets"), out[0]);
+        assertTrue(out[0].contains("1 finding (1 error, 0 warnings)"), out[0]);
+    }
+
+    /** A List of {@code pods} copies of the fixture's pod, other names and addresses, written one by one by {@code mapper}. */
+    private static void writeList(ObjectMapper mapper, Path file, int pods) throws Exception {
         JsonNode fixture = JSON.readTree(PROJECT.resolve("src/test/resources/io/pcapdiag/cluster/full-objects.json").toFile());
         ObjectNode pod = (ObjectNode) fixture.path("items").get(1);
-        Path snapshot = dir.resolve("cluster.yaml");
-        ObjectMapper yaml = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper();
-        try (JsonGenerator g = yaml.getFactory().createGenerator(snapshot.toFile(), JsonEncoding.UTF8)) {
+        try (JsonGenerator g = mapper.getFactory().createGenerator(file.toFile(), JsonEncoding.UTF8)) {
             g.writeStartObject();
             g.writeStringField("apiVersion", "v1");
-            g.writeStringField("kind", "List");
             g.writeArrayFieldStart("items");
-            for (int n = 0; n < 5_000; n++) {
+            for (int n = 0; n < pods; n++) {
                 ObjectNode p = pod.deepCopy();
                 ((ObjectNode) p.path("metadata")).put("name", "cart-" + n).put("namespace", "ns" + n % 100);
                 String ip = String.format(Locale.ROOT, "10.%d.%d.%d", 100 + n / 65_536, n / 256 % 256, n % 256);
@@ -97,13 +88,9 @@ class LargeSnapshotTest {
                 g.writeTree(p);
             }
             g.writeEndArray();
+            g.writeStringField("kind", "List");
             g.writeEndObject();
         }
-        assertTrue(Files.size(snapshot) > 15_000_000L, Files.size(snapshot) + " bytes");
-        String[] out = new String[1];
-        assertEquals(0, launcher(snapshot, "-Xmx64m", out), out[0]);
-        assertTrue(out[0].startsWith("captures/vip-local-reject/any.pcap: 13 packets"), out[0]);
-        assertTrue(out[0].contains("1 finding (1 error, 0 warnings)"), out[0]);
     }
 
     /** analyze of a scenario's capture with the snapshot, by the launcher; its exit code, its output in {@code out}. */
