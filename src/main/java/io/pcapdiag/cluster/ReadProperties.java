@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -121,6 +123,9 @@ final class ReadProperties extends BeanDeserializerModifier {
         return JsonMapper.builder()
                 .disable(MapperFeature.USE_ANNOTATIONS)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                // A null in a list or a map (podIPs: [null]) makes the object unreadable, said in a line, as a value of
+                // the wrong type does: pcapdiag's index reads every element.
+                .defaultSetterInfo(JsonSetter.Value.forContentNulls(Nulls.FAIL))
                 .addModule(new GoCompatibilityModule())
                 .addModule(read)
                 .build();

@@ -275,6 +275,11 @@ public final class Snapshot {
             skip(skipped, kind + " without metadata.name", problems, new Problem(at, kind + " has no metadata.name"));
             return;
         }
+        if ((ns == null || ns.isEmpty()) && type != Node.class) {
+            // kubectl writes every namespaced object's namespace; without one, nothing says which policies apply to it
+            skip(skipped, kind + " without metadata.namespace", problems, new Problem(at, kind + " has no metadata.namespace"));
+            return;
+        }
         if (!seen.add(id)) {
             skip(skipped, "duplicate " + kind, problems, new Problem(at, id + " appears again; the first is kept"));
             return;
