@@ -1,11 +1,11 @@
 package io.pcapdiag.cluster;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
-import com.fasterxml.jackson.annotation.JsonSetter;
-import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -115,7 +115,8 @@ final class ReadProperties extends BeanDeserializerModifier {
      * types and deserializers, which {@code ReadPropertiesTest} compares class by class against the model's own
      * serialization. The one exception is {@link IntOrString}, built by its annotated creator in the model and by
      * {@link IntOrStringDeserializer} here, through the same constructor. Integers go through the model's Go-compatible
-     * deserializer, as in the model's own mapper.
+     * deserializer, as in the model's own mapper. Unlike the model's mapper, a null inside a list or a map fails the
+     * object (the model keeps it, and pcapdiag's index would read it as an element).
      */
     static ObjectMapper mapper() {
         SimpleModule read = new SimpleModule("pcapdiag-read-properties").setDeserializerModifier(new ReadProperties());
