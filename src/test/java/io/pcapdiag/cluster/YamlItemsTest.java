@@ -1,6 +1,7 @@
 package io.pcapdiag.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -125,7 +126,7 @@ class YamlItemsTest {
         Object list = docs.next();
         assertTrue(list instanceof Map<?, ?> m && List.of().equals(m.get("items")) && m.size() == 3,
                 "the document keeps its items: they were not handed over one by one");
-        assertTrue(!docs.hasNext());
+        assertFalse(docs.hasNext());
         assertEquals(20_000, count[0]);
         assertTrue(readAtFirst[0] >= 0 && readAtFirst[0] < yaml.length() / 10,
                 readAtFirst[0] + " of " + yaml.length() + " characters read when the first item came");
