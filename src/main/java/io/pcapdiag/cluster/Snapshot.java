@@ -37,10 +37,10 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 /**
  * {@code --cluster PATH}: a file, or a directory of {@code *.json}, {@code *.yaml}, {@code *.yml} (sorted), as
  * {@code kubectl get ... -o json} (or {@code -o yaml}) writes them: {@code List} documents, single objects,
- * several YAML documents. Objects are parsed with the fabric8 Kubernetes model, only the properties pcapdiag
- * reads ({@link ReadProperties}). One that cannot be read (an unknown kind, a field it reads missing or of the
- * wrong type, a duplicate) is skipped and said in one line naming the file and the JSON path; the rest loads. A
- * file that is not JSON or YAML at all fails the load.
+ * several YAML or JSON documents one after another. Objects are parsed with the fabric8 Kubernetes model, only the
+ * properties pcapdiag reads ({@link ReadProperties}). One that cannot be read (an unknown kind, a field it reads
+ * missing or of the wrong type, a duplicate) is skipped and said in one line naming the file and the JSON path; the
+ * rest loads. A file that is not JSON or YAML at all fails the load.
  */
 public final class Snapshot {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -100,9 +100,12 @@ public final class Snapshot {
         Set<String> seen = new HashSet<>();
         for (Path f : files) {
             List<Problem> found = new ArrayList<>();
-            int documents = parse(f, (at, o) -> add(model, b, at, o, found, loaded, skipped, seen));
+            Read read = parse(f, (at, o) -> add(model, b, at, o, found, loaded, skipped, seen));
             for (Problem p : found) {
-                problems.add(f + ": " + p.at().path(documents > 1) + ": " + p.text());
+                problems.add(f + ": " + p.at().path(read.documents() > 1) + ": " + p.text());
+            }
+            if (read.rest() != null) {
+                skip(skipped, "text after the last document", problems, f + ": " + read.rest());
             }
         }
         return new Loaded(b.build(), problems, loaded, skipped);
@@ -128,13 +131,17 @@ public final class Snapshot {
     private record Problem(At at, String text) {
     }
 
+    /** What a file held: how many documents, and why the text after the last one was not read (null: there is none). */
+    private record Read(int documents, String rest) {
+    }
+
     /**
      * Hands each object of a file to {@code sink}, in order, and returns how many documents the file holds. A JSON
      * object is read field by field and a List's items one at a time, each converted before the next is read; a YAML
      * file document by document, a List's items one at a time too ({@link YamlItems}): a snapshot is never one tree
      * (a List of 29,204 objects, 103 MB, ran out of the launcher's 512 MB heap as a tree).
      */
-    private static int parse(Path f, Sink sink) throws ClusterException {
+    private static Read parse(Path f, Sink sink) throws ClusterException {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(f))) {
             // JSON by its first character that is not white space; what is read to find it is read again after.
             in.mark(Integer.MAX_VALUE);
@@ -146,7 +153,7 @@ public final class Snapshot {
             in.mark(0); // kept no further: a mark still set would hold every byte read after it
             // Decoded strictly, JSON and YAML alike: a byte that is not UTF-8 fails the read.
             Reader r = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder());
-            return c == '{' || c == '[' ? json(f, r, sink) : yaml(f, r, sink);
+            return c == '{' || c == '[' ? json(f, r, sink) : new Read(yaml(f, r, sink), null);
         } catch (IOException e) {
             throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
         }
@@ -193,43 +200,70 @@ public final class Snapshot {
         return document[0];
     }
 
-    /** A JSON file, streamed: decoded as it is read, an object field by field ({@link #document}). */
-    private static int json(Path f, Reader r, Sink sink) throws ClusterException, IOException {
+    /**
+     * A JSON file, streamed: decoded as it is read, an object field by field ({@link #document}). Its documents are its
+     * top-level values one after another (kubectl's output appended to one file is several), an array's elements each.
+     * Text after the last whole document that is not JSON is said and not read; a fault inside a document fails the file.
+     */
+    private static Read json(Path f, Reader r, Sink sink) throws ClusterException, IOException {
         try (JsonParser p = JSON.createParser(r)) {
-            if (p.nextToken() == JsonToken.START_OBJECT) {
-                document(p, sink);
-                return 1;
+            int d = 0;
+            boolean between = true;
+            try {
+                for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                    between = false;
+                    if (t == JsonToken.START_OBJECT) {
+                        document(p, d++, sink);
+                    } else {
+                        JsonNode value = JSON.readTree(p);
+                        for (JsonNode element : value.isArray() ? value : List.of(value)) {
+                            document(d++, element, sink);
+                        }
+                    }
+                    between = true;
+                }
+            } catch (JsonProcessingException e) {
+                if (!between || d == 0) {
+                    throw e;
+                }
+                return new Read(d, "line " + line(e) + ": the text after its last document is not JSON, not read: " + message(e));
             }
-            JsonNode array = JSON.readTree(p);
-            for (int d = 0; d < array.size(); d++) {
-                document(d, array.get(d), sink);
-            }
-            return array.size();
+            return new Read(d, null);
         } catch (JsonProcessingException e) {
-            JsonLocation l = e.getLocation();
-            throw new ClusterException(f + ": line " + (l == null ? "?" : l.getLineNr()) + ": not JSON: "
-                    + e.getOriginalMessage().lines().findFirst().orElse(""), e);
+            throw new ClusterException(f + ": line " + line(e) + ": not JSON: " + message(e), e);
         }
     }
 
-    /** A JSON document that is one object, its fields read one by one and the items of a List as they come. */
-    private static void document(JsonParser p, Sink sink) throws IOException {
+    private static String line(JsonProcessingException e) {
+        JsonLocation l = e.getLocation();
+        return l == null ? "?" : String.valueOf(l.getLineNr());
+    }
+
+    private static String message(JsonProcessingException e) {
+        return e.getOriginalMessage().lines().findFirst().orElse("");
+    }
+
+    /**
+     * A JSON document that is one object, its fields read one by one and the items of a List as they come (of each
+     * {@code items} array, were there two).
+     */
+    private static void document(JsonParser p, int d, Sink sink) throws IOException {
         ObjectNode doc = JSON.createObjectNode();
         boolean list = false;
-        int i = 0;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
-            if (p.nextToken() == JsonToken.START_ARRAY && name.equals("items") && !list) {
+            if (p.nextToken() == JsonToken.START_ARRAY && name.equals("items")) {
                 list = true;
+                int i = 0;
                 while (p.nextToken() != JsonToken.END_ARRAY) {
-                    sink.object(new At(0, i++), JSON.readTree(p));
+                    sink.object(new At(d, i++), JSON.readTree(p));
                 }
             } else {
                 doc.set(name, JSON.readTree(p));
             }
         }
         if (!list) {
-            document(0, doc, sink);
+            document(d, doc, sink);
         }
     }
 
@@ -290,6 +324,11 @@ public final class Snapshot {
             return;
         }
         loaded.merge(kind, 1, Integer::sum);
+    }
+
+    private static void skip(Map<String, Integer> skipped, String why, List<String> problems, String line) {
+        skipped.merge(why, 1, Integer::sum);
+        problems.add(line);
     }
 
     private static void skip(Map<String, Integer> skipped, String why, List<Problem> problems, Problem line) {

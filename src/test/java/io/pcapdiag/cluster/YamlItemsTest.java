@@ -186,6 +186,21 @@ class YamlItemsTest {
                 Snapshot.load(two).problems());
         assertEquals(List.of(array + ": $[0].items[0]: Pod has no metadata.name", array + ": $[1]: Pod has no metadata.name"),
                 Snapshot.load(array).problems());
+        // JSON documents one after another (kubectl's output appended to one file): the second was never read.
+        Path appended = Files.writeString(dir.resolve("appended.json"), "{\"kind\":\"List\",\"items\":[{\"kind\":\"Pod\"}]}\n"
+                + "{\"kind\":\"List\",\"items\":[{\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"}}, {\"kind\":\"Pod\"}]}\n");
+        Snapshot.Loaded both = Snapshot.load(appended);
+        assertEquals(List.of(appended + ": $[0].items[0]: Pod has no metadata.name", appended + ": $[1].items[1]: Pod has no metadata.name"),
+                both.problems());
+        assertEquals(Map.of("Node", 1), both.loaded());
+        // Text after the last whole document is said in a line and not read (it went unsaid); a fault inside one fails.
+        Path junk = Files.writeString(dir.resolve("junk.json"), "{\"kind\":\"List\",\"items\":[{\"kind\":\"Pod\"}]}\n}");
+        Snapshot.Loaded read = Snapshot.load(junk);
+        assertEquals(List.of(junk + ": $.items[0]: Pod has no metadata.name", junk + ": line 2: the text after its last document is not"
+                + " JSON, not read: Unexpected close marker '}': no open Object to close"), read.problems());
+        assertEquals(Map.of("Pod without metadata.name", 1, "text after the last document", 1), read.skipped());
+        Path cut = Files.writeString(dir.resolve("cut.json"), "{\"kind\":\"List\",\"items\":[]}\n{\"kind\":\"List\",\"ite");
+        assertThrows(ClusterException.class, () -> Snapshot.load(cut));
         for (String name : List.of("odd.json", "odd.yaml")) {
             Path odd = Files.writeString(dir.resolve(name), "{\"kind\": \"List\", \"items\": {\"kind\": \"Pod\"}}");
             Snapshot.Loaded l = Snapshot.load(odd);
