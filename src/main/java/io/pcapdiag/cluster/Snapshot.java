@@ -208,7 +208,7 @@ public final class Snapshot {
     private static Read json(Path f, Reader r, Sink sink) throws ClusterException, IOException {
         try (JsonParser p = JSON.createParser(r)) {
             int d = 0;
-            boolean between = true;
+            boolean between = false; // true once a top-level value is read whole, until the next one starts
             try {
                 for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
                     between = false;
@@ -223,7 +223,7 @@ public final class Snapshot {
                     between = true;
                 }
             } catch (JsonProcessingException e) {
-                if (!between || d == 0) {
+                if (!between) {
                     throw e;
                 }
                 return new Read(d, "line " + line(e) + ": the text after its last document is not JSON, not read: " + message(e));

@@ -199,6 +199,8 @@ class YamlItemsTest {
         assertEquals(List.of(junk + ": $.items[0]: Pod has no metadata.name", junk + ": line 2: the text after its last document is not"
                 + " JSON, not read: Unexpected close marker '}': no open Object to close"), read.problems());
         assertEquals(Map.of("Pod without metadata.name", 1, "text after the last document", 1), read.skipped());
+        Path empty = Files.writeString(dir.resolve("empty.json"), "[] x");
+        assertEquals(Map.of("text after the last document", 1), Snapshot.load(empty).skipped());
         Path cut = Files.writeString(dir.resolve("cut.json"), "{\"kind\":\"List\",\"items\":[]}\n{\"kind\":\"List\",\"ite");
         assertThrows(ClusterException.class, () -> Snapshot.load(cut));
         for (String name : List.of("odd.json", "odd.yaml")) {
