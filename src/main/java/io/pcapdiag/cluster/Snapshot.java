@@ -136,7 +136,8 @@ public final class Snapshot {
     }
 
     /**
-     * Hands each object of a file to {@code sink}, in order, and returns how many documents the file holds. A JSON
+     * Hands each object of a file to {@code sink}, in order, and returns what the file held: how many documents, and
+     * why text after the last one was not read (JSON's; YAML's fails the file as a fault inside one does). A JSON
      * object is read field by field and a List's items one at a time, each converted before the next is read; a YAML
      * file document by document, a List's items one at a time too ({@link YamlItems}): a snapshot is never one tree
      * (a List of 29,204 objects, 103 MB, ran out of the launcher's 512 MB heap as a tree).
