@@ -105,7 +105,8 @@ public final class Snapshot {
                 problems.add(f + ": " + p.at().path(read.documents() > 1) + ": " + p.text());
             }
             if (read.rest() != null) {
-                skip(skipped, "text after the last document", problems, f + ": " + read.rest());
+                skipped.merge("text after the last document", 1, Integer::sum);
+                problems.add(f + ": " + read.rest());
             }
         }
         return new Loaded(b.build(), problems, loaded, skipped);
@@ -325,11 +326,6 @@ public final class Snapshot {
             return;
         }
         loaded.merge(kind, 1, Integer::sum);
-    }
-
-    private static void skip(Map<String, Integer> skipped, String why, List<String> problems, String line) {
-        skipped.merge(why, 1, Integer::sum);
-        problems.add(line);
     }
 
     private static void skip(Map<String, Integer> skipped, String why, List<Problem> problems, Problem line) {

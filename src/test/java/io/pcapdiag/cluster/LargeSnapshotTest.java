@@ -72,8 +72,11 @@ class LargeSnapshotTest {
         assertTrue(out[0].contains("1 finding (1 error, 0 warnings)"), out[0]);
     }
 
-    /** A List of {@code pods} copies of the fixture's pod, other names and addresses, written one by one by {@code mapper}. */
-    private static void writeList(ObjectMapper mapper, Path file, int pods) throws Exception {
+    /**
+     * A List of {@code pods} copies of the fixture's pod, other names and addresses, then {@code more}, written one by
+     * one by {@code mapper}.
+     */
+    static void writeList(ObjectMapper mapper, Path file, int pods, JsonNode... more) throws Exception {
         JsonNode fixture = JSON.readTree(PROJECT.resolve("src/test/resources/io/pcapdiag/cluster/full-objects.json").toFile());
         ObjectNode pod = (ObjectNode) fixture.path("items").get(1);
         try (JsonGenerator g = mapper.getFactory().createGenerator(file.toFile(), JsonEncoding.UTF8)) {
@@ -86,6 +89,9 @@ class LargeSnapshotTest {
                 String ip = String.format(Locale.ROOT, "10.%d.%d.%d", 100 + n / 65_536, n / 256 % 256, n % 256);
                 ((ObjectNode) p.path("status")).put("podIP", ip).putArray("podIPs").addObject().put("ip", ip);
                 g.writeTree(p);
+            }
+            for (JsonNode m : more) {
+                g.writeTree(m);
             }
             g.writeEndArray();
             g.writeStringField("kind", "List");

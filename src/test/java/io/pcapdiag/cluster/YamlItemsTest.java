@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.io.Reader;
@@ -18,7 +17,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -139,20 +137,11 @@ class YamlItemsTest {
     @Test
     @org.junit.jupiter.api.Tag("slow")
     void aLargeYamlSnapshotLoadsAsItsJson(@TempDir Path dir) throws Exception {
-        JsonNode fixture = JSON.readTree(PROJECT.resolve("src/test/resources/io/pcapdiag/cluster/full-objects.json").toFile());
-        ObjectNode list = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "List");
-        for (int n = 0; n < 1_500; n++) {
-            ObjectNode p = ((ObjectNode) fixture.path("items").get(1)).deepCopy();
-            ((ObjectNode) p.path("metadata")).put("name", "cart-" + n);
-            String ip = String.format(Locale.ROOT, "10.100.%d.%d", n / 256, n % 256);
-            ((ObjectNode) p.path("status")).put("podIP", ip).putArray("podIPs").addObject().put("ip", ip);
-            list.withArray("items").add(p);
-        }
-        list.withArray("items").add(JSON.createObjectNode().put("kind", "Pod")); // one line about it
         Path json = dir.resolve("cluster.json");
         Path yaml = dir.resolve("cluster.yaml");
-        JSON.writeValue(json.toFile(), list);
-        YAML.writeValue(yaml.toFile(), list);
+        JsonNode unnamed = JSON.createObjectNode().put("kind", "Pod"); // one line about it
+        LargeSnapshotTest.writeList(JSON, json, 1_500, unnamed);
+        LargeSnapshotTest.writeList(YAML, yaml, 1_500, unnamed);
         assertTrue(Files.readString(yaml).codePointCount(0, Files.readString(yaml).length()) > 3 * 1024 * 1024,
                 Files.size(yaml) + " bytes");
         Snapshot.Loaded fromJson = Snapshot.load(json);
