@@ -32,7 +32,10 @@ import java.util.List;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
+/** Isolated: a test here holds the read budget that every open capture of the JVM shares to what it gives back. */
+@Isolated
 class CaptureFilesTest {
     @TempDir
     Path dir;

@@ -7,13 +7,16 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.channels.Channels;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Fuzzes the built-in readers (pcap, pcapng, gzip of either, time ordering): whatever the bytes, a capture ends in
  * frames, counted problems and at most one failure, each a CaptureException of one line naming the capture; never
  * another exception; read with a filter, the same frames, problems and end. scripts/fuzz runs it under Jazzer; the test suite replays the committed corpus
- * (ReaderFuzzTestInputs) as regression tests.
+ * (ReaderFuzzTestInputs) as regression tests. Isolated: it holds the read budget that every open capture of the JVM
+ * shares to what each input gives back.
  */
+@Isolated
 class ReaderFuzzTest {
     private static final String NAME = "fuzz.pcap";
 
