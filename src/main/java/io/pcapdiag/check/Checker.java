@@ -174,15 +174,15 @@ public final class Checker {
         Run run = analyzer.run(args);
         List<String> said = run.err().lines().filter(l -> !l.isBlank()).toList();
         if (run.code() != 0 && run.code() != 1) {
-            String why = said.isEmpty() ? "pcapdiag analyze exited with " + run.code() : said.get(0);
-            return new Case(item.name(), Status.FAILED, why, said.size() > 1 ? said.subList(1, said.size()) : List.of(),
-                    System.nanoTime() - t0);
+            return notAnalysed(item, run.code(), said, options.isEmpty() ? null : dir.resolve(OptionsFile.NAME), t0);
         }
         Baseline actual;
         try {
             actual = Baseline.parse(run.out());
         } catch (Baseline.Malformed e) {
-            throw new IllegalStateException("analyze wrote a report check cannot read: " + e.getMessage());
+            // A bug of analyze's, but this capture's: the others are still checked.
+            return new Case(item.name(), Status.FAILED, "analyze wrote a report check cannot read: " + e.getMessage(),
+                    said, System.nanoTime() - t0);
         }
         Path baseline = capture.resolveSibling(capture.getFileName() + BASELINE_SUFFIX);
         if (!Files.exists(baseline)) {
@@ -216,6 +216,25 @@ public final class Checker {
                     t0);
         }
         return new Case(item.name(), Status.FAILED, d.counts() + " (baseline " + baseline.getFileName() + ")", details,
+                System.nanoTime() - t0);
+    }
+
+    /**
+     * A capture analyze did not analyse: its first line, and what it said after that but its usage text. A usage
+     * error (exit 2) comes from the options file when there is one (check's own arguments to analyze are a format and
+     * a capture it found): the line names the file.
+     */
+    private static Case notAnalysed(Item item, int code, List<String> said, Path optionsFile, long t0) {
+        int usage = 0;
+        while (usage < said.size() && !said.get(usage).startsWith("Usage: ")) {
+            usage++;
+        }
+        List<String> lines = said.subList(0, usage);
+        String why = lines.isEmpty() ? "pcapdiag analyze exited with " + code : lines.get(0);
+        if (code == 2 && optionsFile != null) {
+            why = optionsFile + ": " + (why.startsWith("pcapdiag: ") ? why.substring("pcapdiag: ".length()) : why);
+        }
+        return new Case(item.name(), Status.FAILED, why, lines.size() > 1 ? lines.subList(1, lines.size()) : List.of(),
                 System.nanoTime() - t0);
     }
 

@@ -175,6 +175,42 @@ class CheckCommandTest {
                 bad.out());
     }
 
+    /**
+     * A bad options file fails its directory's captures, each in one line that names the file (and its line where
+     * check reads it), and the other directories are still checked. Help or version in it stopped the whole check with
+     * an internal error (exit 4), as did a path with a NUL; a capture named in it passed unseen; analyze's usage
+     * errors came with its 60 lines of usage text.
+     */
+    @Test
+    void aBadOptionsFileFailsItsCapturesInOneLineAndTheRestAreChecked() throws IOException {
+        copy("closed-port", "cni0.pcap");
+        Path bad = copy("hairpin-no-brnf", "any.pcap");
+        Path file = bad.resolveSibling("pcapdiag.check");
+        String[][] cases = {
+            {"--version", "line 1: --version is not an analysis option (check chooses the report's form)"},
+            {"--lb-ip 10.0.0.1\n-vh", "line 2: -h (in -vh) is not an analysis option (check chooses the report's form)"},
+            {"-fjson", "line 1: -f (in -fjson) is not an analysis option (check chooses the report's form)"},
+            {"--lb-ip 10.0.0.1 any.pcap", "line 1: any.pcap is not an option (check analyses the directory's captures one"
+                + " at a time; this file holds analyze's options for them)"},
+            {"--cluster a\u0000b", "line 1: not a path: Nul character not allowed"},
+            {"--lb-ip", "--lb-ip needs a value after it"},
+            {"--color sometimes", "Invalid value for option '--color': expected one of [auto, always, never]"
+                + " (case-insensitive) but was 'sometimes'"},
+            {"--lb-ip 10.0.0.300", "not an IP address: 10.0.0.300"},
+        };
+        for (String[] c : cases) {
+            Files.writeString(file, c[0] + "\n");
+            CliRun r = CliRun.of("check", dir.toString());
+            assertEquals(ExitCodes.FINDINGS, r.code(), c[0] + ": " + r.out() + r.err());
+            assertEquals(List.of("FAIL    " + bad + ": " + file + ": " + c[1], "1 passed, 1 failed"), r.out().lines().toList(),
+                    c[0]);
+        }
+        Files.write(file, new byte[] {'-', '-', 'l', 'b', '-', 'i', 'p', ' ', (byte) 0xff, '\n'});
+        CliRun r = CliRun.of("check", dir.toString());
+        assertEquals(List.of("FAIL    " + bad + ": " + file + ": not UTF-8 text at byte 8", "1 passed, 1 failed"),
+                r.out().lines().toList());
+    }
+
     @Test
     void parallelAndSerialRunsPrintTheSame() {
         CliRun one = CliRun.of("check", "-v", "-j", "1", CAPTURES.toString());
