@@ -20,6 +20,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -156,9 +161,40 @@ public final class Snapshot {
             // Decoded strictly, JSON and YAML alike: a byte that is not UTF-8 fails the read.
             Reader r = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder());
             return c == '{' || c == '[' ? json(f, r, sink) : new Read(yaml(f, r, sink), null);
+        } catch (CharacterCodingException e) {
+            // The decoder says only "Input length = 1", and its reader decodes ahead: a file is read again for the byte.
+            long at = Files.isRegularFile(f) ? firstNotUtf8(f) : -1;
+            throw new ClusterException(f + ": not UTF-8 text" + (at < 0 ? "" : " at byte " + at), e);
         } catch (IOException e) {
             throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
         }
+    }
+
+    /** The offset of the first byte of {@code f} that is not UTF-8, or -1 (none, or the file cannot be read again). */
+    static long firstNotUtf8(Path f) {
+        CharsetDecoder d = StandardCharsets.UTF_8.newDecoder();
+        ByteBuffer in = ByteBuffer.allocate(64 << 10);
+        CharBuffer out = CharBuffer.allocate(64 << 10);
+        long consumed = 0;
+        try (InputStream s = Files.newInputStream(f)) {
+            boolean end = false;
+            while (!end) {
+                int n = s.read(in.array(), in.position(), in.remaining());
+                end = n < 0;
+                in.position(in.position() + Math.max(n, 0));
+                in.flip();
+                int start = in.position();
+                CoderResult r = d.decode(in, out.clear(), end);
+                consumed += in.position() - start;
+                if (r.isError()) {
+                    return consumed;
+                }
+                in.compact();
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return -1;
     }
 
     /**

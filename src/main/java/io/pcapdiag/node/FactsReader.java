@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.track.Endpoint;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -42,11 +43,17 @@ final class FactsReader {
         this.file = file;
     }
 
+    /**
+     * Parsed from the stream, not read whole first: what is not JSON fails where it starts, not once the file is in
+     * memory ({@code --node-facts /dev/zero} filled the heap: exit 4).
+     */
     static NodeFacts read(Path path) throws NodeFactsException {
         String file = path.toString();
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(path);
+        JsonNode root;
+        try (InputStream in = Files.newInputStream(path)) {
+            root = MAPPER.readTree(in);
+        } catch (JsonProcessingException e) {
+            throw notJson(file, e);
         } catch (NoSuchFileException e) {
             throw new NodeFactsException(file + ": no such file");
         } catch (AccessDeniedException e) {
@@ -54,7 +61,7 @@ final class FactsReader {
         } catch (IOException e) {
             throw new NodeFactsException(file + ": " + Reasons.oneLine(String.valueOf(e.getMessage())), e);
         }
-        return parse(bytes, file);
+        return facts(root, file);
     }
 
     static NodeFacts parse(byte[] bytes, String file) throws NodeFactsException {
@@ -62,13 +69,22 @@ final class FactsReader {
         try {
             root = MAPPER.readTree(bytes);
         } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "" : "offset " + at.getByteOffset() + " (line " + at.getLineNr() + ", column "
-                    + at.getColumnNr() + "): ";
-            throw new NodeFactsException(file + ": " + where + "not JSON: " + Reasons.oneLine(e.getOriginalMessage()), e);
+            throw notJson(file, e);
         } catch (IOException e) {
             throw new NodeFactsException(file + ": " + Reasons.oneLine(String.valueOf(e.getMessage())), e);
         }
+        return facts(root, file);
+    }
+
+    private static NodeFactsException notJson(String file, JsonProcessingException e) {
+        JsonLocation at = e.getLocation();
+        // No byte offset where Jackson decoded the bytes as UTF-16 or UTF-32 (a file of zeros looks like the latter).
+        String where = at == null ? "" : at.getByteOffset() < 0 ? "line " + at.getLineNr() + ", column " + at.getColumnNr()
+                + ": " : "offset " + at.getByteOffset() + " (line " + at.getLineNr() + ", column " + at.getColumnNr() + "): ";
+        return new NodeFactsException(file + ": " + where + "not JSON: " + Reasons.oneLine(e.getOriginalMessage()), e);
+    }
+
+    private static NodeFacts facts(JsonNode root, String file) throws NodeFactsException {
         if (root == null || root.isMissingNode()) {
             throw new NodeFactsException(file + ": empty, expected a node-facts JSON object");
         }

@@ -76,6 +76,31 @@ class MalformedContextTest {
     }
 
     /**
+     * A snapshot with a byte that is not UTF-8 says which byte (it said "cannot read: Input length = 1"), as JSON and
+     * as YAML; node facts of zeros without end are not read into memory first (/dev/zero filled the heap: exit 4), and
+     * a file of zeros, which Jackson reads as UTF-32, gives no byte offset of -1.
+     */
+    @Test
+    void bytesThatAreNotTextSayWhereTheyStart(@TempDir Path dir) throws Exception {
+        Path scenario = PROJECT.resolve("captures/policy-reject");
+        String capture = scenario.resolve("any.pcap").toString();
+        byte[] json = Files.readAllBytes(scenario.resolve("cluster.json"));
+        int at = new String(json, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("\"name\"") + 9;
+        json[at] = (byte) 0xff;
+        for (String name : List.of("cluster.json", "cluster.yaml")) {
+            Path f = dir.resolve(name);
+            Files.write(f, json);
+            String[] err = new String[1];
+            assertEquals(ExitCodes.USAGE, run(err, "analyze", "--cluster", f.toString(), capture), err[0]);
+            assertEquals("pcapdiag: --cluster " + f + ": not UTF-8 text at byte " + at, err[0].strip());
+        }
+        String[] err = new String[1];
+        assertEquals(ExitCodes.USAGE, run(err, "analyze", "--node-facts", "/dev/zero", capture), err[0]);
+        assertEquals("pcapdiag: --node-facts /dev/zero: line 1, column 2: not JSON: Illegal character ((CTRL-CHAR, code 0)):"
+                + " only regular white space (\\r, \\n, \\t) is allowed between tokens", err[0].strip());
+    }
+
+    /**
      * Random changes, one to four at a time, to every scenario's snapshot and node facts (a value replaced by null, an
      * empty or odd string, a number out of range, an empty list or object, a selector, a port or a block of another
      * shape, or removed): no run ends in exit code 4. Slow: 3,000 runs over the snapshots, 1,000 over the node facts.
