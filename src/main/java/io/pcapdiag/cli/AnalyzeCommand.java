@@ -13,6 +13,12 @@ import io.pcapdiag.report.Reporter;
 import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.Severity;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,7 +43,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "2:usage error",
             "3:no input could be read",
             "4:internal error (a bug: rerun with -v and report the stack trace)",
-            "5:the report could not be written (standard output full or closed)"})
+            "5:the report could not be written (standard output full or closed), or --evidence's files"})
 public final class AnalyzeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -107,6 +113,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("stdin (-) can be read only once");
             }
         }
+        if (evidence != null) {
+            evidenceDirectory(evidence);
+        }
         Map<String, String> labelled = labels();
         List<Capture> captures = new ArrayList<>();
         for (int i = 0; i < files.size(); i++) {
@@ -135,7 +144,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
             return ExitCodes.OUTPUT;
         }
         if (evidence != null) {
-            new EvidenceFiles(evidence, captures, r, new ErrLines(err, err)).report(report);
+            try {
+                new EvidenceFiles(evidence, captures, r, new ErrLines(err, err)).report(report);
+            } catch (UncheckedIOException e) {
+                err.println("pcapdiag: --evidence " + evidence + ": cannot write: " + reason(e.getCause()));
+                err.flush();
+                return ExitCodes.OUTPUT;
+            }
             err.flush();
         }
         if (result.nothingRead()) {
@@ -149,5 +164,29 @@ public final class AnalyzeCommand implements Callable<Integer> {
             }
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * --evidence's directory, made before the captures are read: a path that cannot be one is a usage error then, not
+     * an internal error after the analysis (an existing file given as the directory ended the run in exit 4).
+     */
+    private static void evidenceDirectory(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (FileAlreadyExistsException e) {
+            throw new IllegalArgumentException("--evidence " + dir + ": exists and is not a directory");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--evidence " + dir + ": cannot create: " + reason(e));
+        }
+        if (!Files.isWritable(dir)) {
+            throw new IllegalArgumentException("--evidence " + dir + ": not writable");
+        }
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        return e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : String.valueOf(e.getMessage());
     }
 }

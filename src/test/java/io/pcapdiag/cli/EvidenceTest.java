@@ -25,6 +25,37 @@ import org.junit.jupiter.api.io.TempDir;
 class EvidenceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * A path --evidence cannot make a directory of is a usage error before the captures are read, and evidence that
+     * cannot be written is one line and exit code 5 after the whole report: both ended the run in exit 4
+     * (FileAlreadyExistsException, or any IOException of the writing).
+     */
+    @Test
+    void evidenceThatCannotBeWrittenIsOneLine(@TempDir Path dir) throws Exception {
+        String capture = "captures/hairpin-no-brnf/multi.pcapng";
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        CliRun notDir = CliRun.of("analyze", "--evidence", file.toString(), capture);
+        assertEquals(ExitCodes.USAGE, notDir.code(), notDir.err());
+        assertEquals("pcapdiag: --evidence " + file + ": exists and is not a directory", notDir.err().strip());
+        assertEquals("", notDir.out(), "nothing analysed");
+        CliRun under = CliRun.of("analyze", "--evidence", file.resolve("x").toString(), capture);
+        assertEquals("pcapdiag: --evidence " + file.resolve("x") + ": cannot create: Not a directory", under.err().strip());
+
+        Path ev = dir.resolve("ev");
+        CliRun first = CliRun.of("analyze", "--evidence", ev.toString(), capture);
+        assertEquals(ExitCodes.OK, first.code(), first.err());
+        Path written;
+        try (Stream<Path> s = Files.list(ev)) {
+            written = s.findFirst().orElseThrow();
+        }
+        Files.delete(written);
+        Files.createDirectory(written); // where the file goes, a directory: its write fails
+        CliRun r = CliRun.of("analyze", "--evidence", ev.toString(), capture);
+        assertEquals(ExitCodes.OUTPUT, r.code(), r.err());
+        assertEquals(first.out(), r.out(), "the whole report first");
+        assertEquals("pcapdiag: --evidence " + ev + ": cannot write: Is a directory", r.err().strip());
+    }
+
     @Test
     void oneTsharkReadablePcapngPerFindingWithItsPacketsRolesAndInterfaces(@TempDir Path dir) throws Exception {
         if (!onPath("tshark")) {
