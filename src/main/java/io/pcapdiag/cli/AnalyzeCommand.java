@@ -15,9 +15,7 @@ import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.Severity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -147,7 +145,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             try {
                 new EvidenceFiles(evidence, captures, r, new ErrLines(err, err)).report(report);
             } catch (UncheckedIOException e) {
-                err.println("pcapdiag: --evidence " + evidence + ": cannot write: " + reason(e.getCause()));
+                err.println("pcapdiag: --evidence " + evidence + ": cannot write: " + IoReasons.of(e.getCause()));
                 err.flush();
                 return ExitCodes.OUTPUT;
             }
@@ -176,17 +174,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
         } catch (FileAlreadyExistsException e) {
             throw new IllegalArgumentException("--evidence " + dir + ": exists and is not a directory");
         } catch (IOException e) {
-            throw new IllegalArgumentException("--evidence " + dir + ": cannot create: " + reason(e));
+            throw new IllegalArgumentException("--evidence " + dir + ": cannot create: " + IoReasons.of(e));
         }
         if (!Files.isWritable(dir)) {
             throw new IllegalArgumentException("--evidence " + dir + ": not writable");
         }
-    }
-
-    private static String reason(IOException e) {
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        return e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : String.valueOf(e.getMessage());
     }
 }

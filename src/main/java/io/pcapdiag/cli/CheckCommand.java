@@ -91,7 +91,7 @@ public final class CheckCommand implements Callable<Integer> {
             try {
                 JUnitXml.write(junit, cases);
             } catch (IOException e) {
-                err.println("pcapdiag: cannot write " + junit + ": " + e.getMessage());
+                err.println("pcapdiag: cannot write " + junit + ": " + IoReasons.of(e));
                 code = ExitCodes.USAGE;
             }
         }

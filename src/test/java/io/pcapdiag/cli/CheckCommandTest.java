@@ -211,6 +211,18 @@ class CheckCommandTest {
                 r.out().lines().toList());
     }
 
+    /** A JUnit file that cannot be written says why in words: it said the path again, or an exception's class name. */
+    @Test
+    void aJUnitFileThatCannotBeWrittenSaysWhy() throws IOException {
+        Path a = copy("closed-port", "cni0.pcap");
+        Path missing = dir.resolve("nope").resolve("x.xml");
+        CliRun r = CliRun.of("check", "--junit", missing.toString(), a.toString());
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertEquals("pcapdiag: cannot write " + missing + ": no such file or directory", r.err().strip());
+        CliRun full = CliRun.of("check", "--junit", "/dev/full", a.toString());
+        assertEquals("pcapdiag: cannot write /dev/full: No space left on device", full.err().strip());
+    }
+
     @Test
     void parallelAndSerialRunsPrintTheSame() {
         CliRun one = CliRun.of("check", "-v", "-j", "1", CAPTURES.toString());
