@@ -5,25 +5,25 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 
-/** Why a file the user named could not be written, in words rather than an exception's name or a bare path. */
+/** Why a file the user named could not be written (or its directory made): words, not an exception's name or a path. */
 final class IoReasons {
     private IoReasons() {
     }
 
     /**
-     * The innermost I/O failure of {@code e}, said: a writer wraps the one that happened (JUnit XML's said
-     * "java.io.IOException: No space left on device"), and the JDK's file exceptions carry only the path as their
-     * message ("cannot write nope/x.xml: nope/x.xml").
+     * The innermost I/O failure of {@code e} (or {@code e} itself, an invalid path say), said: a writer wraps the one
+     * that happened (JUnit XML's said "java.io.IOException: No space left on device"), and the JDK's file exceptions
+     * carry only the path as their message ("cannot write nope/x.xml: nope/x.xml").
      */
-    static String of(IOException e) {
-        IOException io = e;
+    static String of(Exception e) {
+        Exception io = e;
         for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
             if (t instanceof IOException inner) {
                 io = inner;
             }
         }
         if (io instanceof NoSuchFileException) {
-            return "no such file or directory";
+            return "no such directory"; // what a file being written lacks
         }
         if (io instanceof AccessDeniedException) {
             return "permission denied";

@@ -8,10 +8,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -65,7 +62,7 @@ public final class NodeFactsCommand implements Callable<Integer> {
             try {
                 file = Files.newBufferedWriter(Path.of(output), StandardCharsets.UTF_8);
             } catch (IOException | RuntimeException e) {
-                err.println("pcapdiag: cannot write " + output + ": " + why(e));
+                err.println("pcapdiag: cannot write " + output + ": " + IoReasons.of(e));
                 return ExitCodes.USAGE;
             }
         }
@@ -88,25 +85,12 @@ public final class NodeFactsCommand implements Callable<Integer> {
         try (Writer w = file) {
             facts.write(w);
         } catch (IOException e) {
-            err.println("pcapdiag: cannot write " + output + ": " + why(e));
+            err.println("pcapdiag: cannot write " + output + ": " + IoReasons.of(e));
             return ExitCodes.USAGE;
         } catch (UncheckedIOException e) {
-            err.println("pcapdiag: cannot write " + output + ": " + why(e.getCause()));
+            err.println("pcapdiag: cannot write " + output + ": " + IoReasons.of(e.getCause()));
             return ExitCodes.USAGE;
         }
         return ExitCodes.OK;
-    }
-
-    private static String why(Exception e) {
-        if (e instanceof NoSuchFileException) {
-            return "no such directory";
-        }
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof FileSystemException f && f.getReason() != null) {
-            return f.getReason();
-        }
-        return String.valueOf(e.getMessage());
     }
 }

@@ -218,7 +218,7 @@ class CheckCommandTest {
         Path missing = dir.resolve("nope").resolve("x.xml");
         CliRun r = CliRun.of("check", "--junit", missing.toString(), a.toString());
         assertEquals(ExitCodes.USAGE, r.code());
-        assertEquals("pcapdiag: cannot write " + missing + ": no such file or directory", r.err().strip());
+        assertEquals("pcapdiag: cannot write " + missing + ": no such directory", r.err().strip());
         CliRun full = CliRun.of("check", "--junit", "/dev/full", a.toString());
         assertEquals("pcapdiag: cannot write /dev/full: No space left on device", full.err().strip());
     }
