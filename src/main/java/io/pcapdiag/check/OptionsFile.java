@@ -17,7 +17,8 @@ import java.util.Set;
 /**
  * A directory's {@code pcapdiag.check}: the analyze options its captures need ({@code --lb-ip},
  * {@code --cluster}, {@code --node-facts}...), so a folder of captures says how it is analysed. Options are
- * separated by white space, {@code #} starts a comment line; a path is relative to the file's directory.
+ * separated by white space, {@code #} starts a comment line; a path is relative to the file's directory. Options
+ * only: a capture here is refused, as are the options that change the report's form.
  */
 public final class OptionsFile {
     public static final String NAME = "pcapdiag.check";
@@ -30,7 +31,7 @@ public final class OptionsFile {
      */
     private static final Set<String> REFUSED = Set.of("-f", "--format", "--evidence", "--label", "--max-findings", "-h",
             "--help", "-V", "--version");
-    /** analyze's options that take a value (CheckCommandTest holds this to picocli's model of analyze). */
+    /** analyze's options that take a value (OptionsFileTest holds this to picocli's model of analyze). */
     static final Set<String> VALUED = Set.of("-f", "--format", "--color", "--lb-ip", "--cluster", "--node-facts",
             "--node", "--fail-on", "--max-open", "--attempts", "--max-findings", "--label", "--evidence", "--reader");
 
