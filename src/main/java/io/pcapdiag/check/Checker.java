@@ -161,6 +161,11 @@ public final class Checker {
                     + " (restore the capture, or delete the baseline)", List.of(), System.nanoTime() - t0);
         }
         Path capture = item.capture();
+        if (Files.exists(capture) && !Files.isRegularFile(capture)) {
+            // A FIFO named like a capture: analyze would wait for a writer, and the check with it, for ever.
+            return new Case(item.name(), Status.FAILED, "not a regular file (a pipe or a device): check reads recorded"
+                    + " captures", List.of(), System.nanoTime() - t0);
+        }
         Path dir = capture.getParent() == null ? Path.of("") : capture.getParent();
         List<String> options;
         try {

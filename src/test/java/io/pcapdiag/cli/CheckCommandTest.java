@@ -14,6 +14,7 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.transform.stream.StreamSource;
 import javax.xml.validation.SchemaFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -209,6 +210,19 @@ class CheckCommandTest {
         CliRun r = CliRun.of("check", dir.toString());
         assertEquals(List.of("FAIL    " + bad + ": " + file + ": not UTF-8 text at byte 8", "1 passed, 1 failed"),
                 r.out().lines().toList());
+    }
+
+    /** A FIFO named like a capture is a failed case: the check waited for a writer for ever (the timeout says so). */
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aPipeNamedLikeACaptureFailsAndTheRestAreChecked() throws Exception {
+        copy("closed-port", "cni0.pcap");
+        Path fifo = dir.resolve("closed-port").resolve("live.pcap");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertEquals(0, mk.waitFor());
+        CliRun r = CliRun.of("check", dir.toString());
+        assertEquals(List.of("FAIL    " + fifo + ": not a regular file (a pipe or a device): check reads recorded captures",
+                "1 passed, 1 failed"), r.out().lines().toList());
     }
 
     /** A JUnit file that cannot be written says why in words: it said the path again, or an exception's class name. */
