@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import java.io.BufferedInputStream;
+import java.io.FileInputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -149,7 +151,9 @@ public final class Snapshot {
      * (a List of 29,204 objects, 103 MB, ran out of the launcher's 512 MB heap as a tree).
      */
     private static Read parse(Path f, Sink sink) throws ClusterException {
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(f))) {
+        // A FileInputStream, not Files.newInputStream's: that one's available() asks a pipe for its position, and the
+        // buffered stream asks available(): --cluster <(kubectl get ... -o json) failed with "Illegal seek".
+        try (InputStream in = new BufferedInputStream(new FileInputStream(f.toFile()))) {
             // JSON by its first character that is not white space; what is read to find it is read again after.
             in.mark(Integer.MAX_VALUE);
             int c;
@@ -165,6 +169,8 @@ public final class Snapshot {
             // The decoder says only "Input length = 1", and its reader decodes ahead: a file is read again for the byte.
             long at = Files.isRegularFile(f) ? firstNotUtf8(f) : -1;
             throw new ClusterException(f + ": not UTF-8 text" + (at < 0 ? "" : " at byte " + at), e);
+        } catch (FileNotFoundException e) {
+            throw new ClusterException(f + (Files.exists(f) ? ": permission denied" : ": no such file"), e);
         } catch (IOException e) {
             throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
         }

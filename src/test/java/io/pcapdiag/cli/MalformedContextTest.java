@@ -21,6 +21,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -98,6 +99,38 @@ class MalformedContextTest {
         assertEquals(ExitCodes.USAGE, run(err, "analyze", "--node-facts", "/dev/zero", capture), err[0]);
         assertEquals("pcapdiag: --node-facts /dev/zero: line 1, column 2: not JSON: Illegal character ((CTRL-CHAR, code 0)):"
                 + " only regular white space (\\r, \\n, \\t) is allowed between tokens", err[0].strip());
+    }
+
+    /**
+     * A snapshot read from a pipe (--cluster <(kubectl get ... -o json), or /dev/stdin) gives the report the file gives:
+     * it failed with "cannot read: Illegal seek" (the stream asked the pipe for its position); a missing file says so.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aSnapshotFromAPipeIsReadAsFromItsFile(@TempDir Path dir) throws Exception {
+        Path scenario = PROJECT.resolve("captures/policy-reject");
+        String capture = scenario.resolve("any.pcap").toString();
+        Path fifo = dir.resolve("cluster.fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Thread writer = new Thread(() -> {
+            try (java.io.OutputStream o = Files.newOutputStream(fifo)) {
+                Files.copy(scenario.resolve("cluster.json"), o);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        writer.start();
+        CliRun piped = CliRun.of("analyze", "--format", "json", "--cluster", fifo.toString(), capture);
+        writer.join();
+        CliRun file = CliRun.of("analyze", "--format", "json", "--cluster", scenario.resolve("cluster.json").toString(),
+                capture);
+        assertEquals(ExitCodes.OK, piped.code(), piped.err());
+        assertEquals(file.out(), piped.out());
+        assertTrue(piped.out().contains("\"verdict\" : \"confirmed\""), piped.out());
+
+        String[] err = new String[1];
+        assertEquals(ExitCodes.USAGE, run(err, "analyze", "--cluster", dir.resolve("nope.json").toString(), capture));
+        assertEquals("pcapdiag: --cluster " + dir.resolve("nope.json") + ": no such file", err[0].strip());
     }
 
     /**
