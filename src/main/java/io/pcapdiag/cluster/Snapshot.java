@@ -85,6 +85,8 @@ public final class Snapshot {
     /** {@link #load(Path)} converting the objects as given (a test's: with every property of the fabric8 model). */
     static Loaded load(Path path, Convert model) throws ClusterException {
         List<Path> files = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        Map<String, Integer> skipped = new TreeMap<>();
         if (Files.isDirectory(path)) {
             try (Stream<Path> s = Files.list(path)) {
                 s.filter(p -> {
@@ -97,13 +99,20 @@ public final class Snapshot {
             if (files.isEmpty()) {
                 throw new ClusterException(path + ": no *.json, *.yaml or *.yml file in it", null);
             }
+            // A FIFO so named would be waited on for ever, a directory would fail the rest: each is said, not read.
+            for (Path f : List.copyOf(files)) {
+                if (!Files.isRegularFile(f)) {
+                    files.remove(f);
+                    skipped.merge("not a regular file", 1, Integer::sum);
+                    problems.add(f + ": not a regular file (" + (Files.isDirectory(f) ? "a directory" : "a pipe or a device")
+                            + ")");
+                }
+            }
         } else {
             files.add(path);
         }
         ClusterIndex.Builder b = new ClusterIndex.Builder();
-        List<String> problems = new ArrayList<>();
         Map<String, Integer> loaded = new TreeMap<>();
-        Map<String, Integer> skipped = new TreeMap<>();
         Set<String> seen = new HashSet<>();
         for (Path f : files) {
             List<Problem> found = new ArrayList<>();
@@ -170,7 +179,8 @@ public final class Snapshot {
             long at = Files.isRegularFile(f) ? firstNotUtf8(f) : -1;
             throw new ClusterException(f + ": not UTF-8 text" + (at < 0 ? "" : " at byte " + at), e);
         } catch (FileNotFoundException e) {
-            throw new ClusterException(f + (Files.exists(f) ? ": permission denied" : ": no such file"), e);
+            throw new ClusterException(f + (!Files.exists(f) ? ": no such file" : !Files.isReadable(f) ? ": permission denied"
+                    : ": cannot read: " + e.getMessage()), e);
         } catch (IOException e) {
             throw new ClusterException(f + ": cannot read: " + e.getMessage(), e);
         }

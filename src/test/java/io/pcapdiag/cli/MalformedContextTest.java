@@ -131,6 +131,17 @@ class MalformedContextTest {
         String[] err = new String[1];
         assertEquals(ExitCodes.USAGE, run(err, "analyze", "--cluster", dir.resolve("nope.json").toString(), capture));
         assertEquals("pcapdiag: --cluster " + dir.resolve("nope.json") + ": no such file", err[0].strip());
+
+        // In a directory of snapshots, a FIFO so named was waited on for ever and a directory failed the rest.
+        Path snapshots = Files.createDirectories(dir.resolve("snapshots").resolve("sub.json")).getParent();
+        Files.copy(scenario.resolve("cluster.json"), snapshots.resolve("cluster.json"));
+        assertEquals(0, new ProcessBuilder("mkfifo", snapshots.resolve("late.yaml").toString()).start().waitFor());
+        CliRun listed = CliRun.of("analyze", "--format", "json", "--cluster", snapshots.toString(), capture);
+        assertEquals(file.out(), listed.out());
+        assertTrue(listed.err().contains("pcapdiag: " + snapshots.resolve("late.yaml") + ": not a regular file (a pipe or a"
+                + " device); skipped"), listed.err());
+        assertTrue(listed.err().contains("pcapdiag: " + snapshots.resolve("sub.json") + ": not a regular file (a"
+                + " directory); skipped"), listed.err());
     }
 
     /**
