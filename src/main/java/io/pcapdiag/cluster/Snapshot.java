@@ -187,7 +187,7 @@ public final class Snapshot {
     }
 
     /** The offset of the first byte of {@code f} that is not UTF-8, or -1 (none, or the file cannot be read again). */
-    static long firstNotUtf8(Path f) {
+    private static long firstNotUtf8(Path f) {
         CharsetDecoder d = StandardCharsets.UTF_8.newDecoder();
         ByteBuffer in = ByteBuffer.allocate(64 << 10);
         CharBuffer out = CharBuffer.allocate(64 << 10);
