@@ -166,6 +166,12 @@ public final class Checker {
             return new Case(item.name(), Status.FAILED, "not a regular file (a pipe or a device): check reads recorded"
                     + " captures", List.of(), System.nanoTime() - t0);
         }
+        Path baseline = capture.resolveSibling(capture.getFileName() + BASELINE_SUFFIX);
+        if (Files.exists(baseline) && !Files.isRegularFile(baseline) && !Files.isDirectory(baseline)) {
+            // Its read would wait for a writer as the capture's would (a directory fails its read in a line).
+            return new Case(item.name(), Status.FAILED, baseline + ": not a regular file (a pipe or a device)", List.of(),
+                    System.nanoTime() - t0);
+        }
         Path dir = capture.getParent() == null ? Path.of("") : capture.getParent();
         List<String> options;
         try {
@@ -189,7 +195,6 @@ public final class Checker {
             return new Case(item.name(), Status.FAILED, "analyze wrote a report check cannot read: " + e.getMessage(),
                     said, System.nanoTime() - t0);
         }
-        Path baseline = capture.resolveSibling(capture.getFileName() + BASELINE_SUFFIX);
         if (!Files.exists(baseline)) {
             if (update) {
                 return written(item, baseline, run.out(), Status.CREATED, "baseline written: " + baseline.getFileName(), said, t0);

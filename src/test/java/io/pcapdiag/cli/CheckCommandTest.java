@@ -212,10 +212,13 @@ class CheckCommandTest {
                 r.out().lines().toList());
     }
 
-    /** A FIFO named like a capture is a failed case: the check waited for a writer for ever (the timeout says so). */
+    /**
+     * A FIFO named like a capture, or like its baseline, is a failed case: the check waited for a writer for ever (the
+     * timeout says so).
+     */
     @Test
     @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void aPipeNamedLikeACaptureFailsAndTheRestAreChecked() throws Exception {
+    void aPipeNamedLikeACaptureOrItsBaselineIsAFailedCase() throws Exception {
         copy("closed-port", "cni0.pcap");
         Path fifo = dir.resolve("closed-port").resolve("live.pcap");
         Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
@@ -223,6 +226,16 @@ class CheckCommandTest {
         CliRun r = CliRun.of("check", dir.toString());
         assertEquals(List.of("FAIL    " + fifo + ": not a regular file (a pipe or a device): check reads recorded captures",
                 "1 passed, 1 failed"), r.out().lines().toList());
+
+        // A baseline that is a FIFO, the same.
+        Files.delete(fifo);
+        Path capture = dir.resolve("closed-port").resolve("cni0.pcap");
+        Path baseline = capture.resolveSibling("cni0.pcap.expected.json");
+        Files.delete(baseline);
+        assertEquals(0, new ProcessBuilder("mkfifo", baseline.toString()).start().waitFor());
+        CliRun b = CliRun.of("check", "--update", dir.toString());
+        assertEquals(List.of("FAIL    " + capture + ": " + baseline + ": not a regular file (a pipe or a device)",
+                "0 passed, 1 failed (0 baselines updated, 0 created)"), b.out().lines().toList());
     }
 
     /** A JUnit file that cannot be written says why in words: it said the path again, or an exception's class name. */
