@@ -161,14 +161,12 @@ public final class Checker {
                     + " (restore the capture, or delete the baseline)", List.of(), System.nanoTime() - t0);
         }
         Path capture = item.capture();
-        if (Files.exists(capture) && !Files.isRegularFile(capture)) {
-            // A FIFO named like a capture: analyze would wait for a writer, and the check with it, for ever.
+        if (pipeOrDevice(capture)) {
             return new Case(item.name(), Status.FAILED, "not a regular file (a pipe or a device): check reads recorded"
                     + " captures", List.of(), System.nanoTime() - t0);
         }
         Path baseline = capture.resolveSibling(capture.getFileName() + BASELINE_SUFFIX);
-        if (Files.exists(baseline) && !Files.isRegularFile(baseline) && !Files.isDirectory(baseline)) {
-            // Its read would wait for a writer as the capture's would (a directory fails its read in a line).
+        if (pipeOrDevice(baseline)) {
             return new Case(item.name(), Status.FAILED, baseline + ": not a regular file (a pipe or a device)", List.of(),
                     System.nanoTime() - t0);
         }
@@ -227,6 +225,14 @@ public final class Checker {
         }
         return new Case(item.name(), Status.FAILED, d.counts() + " (baseline " + baseline.getFileName() + ")", details,
                 System.nanoTime() - t0);
+    }
+
+    /**
+     * Whether {@code p} is there but neither a file nor a directory: a FIFO named like a capture or a baseline, whose
+     * read would wait for a writer, and the check with it, for ever (a directory fails its read in a line).
+     */
+    private static boolean pipeOrDevice(Path p) {
+        return Files.exists(p) && !Files.isRegularFile(p) && !Files.isDirectory(p);
     }
 
     /**

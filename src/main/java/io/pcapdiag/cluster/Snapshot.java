@@ -88,21 +88,23 @@ public final class Snapshot {
         List<String> problems = new ArrayList<>();
         Map<String, Integer> skipped = new TreeMap<>();
         if (Files.isDirectory(path)) {
+            List<Path> listed;
             try (Stream<Path> s = Files.list(path)) {
-                s.filter(p -> {
+                listed = s.filter(p -> {
                     String n = p.getFileName().toString();
                     return n.endsWith(".json") || n.endsWith(".yaml") || n.endsWith(".yml");
-                }).sorted().forEach(files::add);
+                }).sorted().toList();
             } catch (IOException e) {
                 throw new ClusterException(path + ": cannot list: " + e.getMessage(), e);
             }
-            if (files.isEmpty()) {
+            if (listed.isEmpty()) {
                 throw new ClusterException(path + ": no *.json, *.yaml or *.yml file in it", null);
             }
-            // A FIFO so named would be waited on for ever, a directory would fail the rest: each is said, not read.
-            for (Path f : List.copyOf(files)) {
-                if (!Files.isRegularFile(f)) {
-                    files.remove(f);
+            for (Path f : listed) {
+                if (Files.isRegularFile(f)) {
+                    files.add(f);
+                } else {
+                    // A FIFO so named would be waited on for ever, a directory would fail the rest: said, not read.
                     skipped.merge("not a regular file", 1, Integer::sum);
                     problems.add(f + ": not a regular file (" + (Files.isDirectory(f) ? "a directory" : "a pipe or a device")
                             + ")");

@@ -78,9 +78,12 @@ final class FactsReader {
 
     private static NodeFactsException notJson(String file, JsonProcessingException e) {
         JsonLocation at = e.getLocation();
-        // No byte offset where Jackson decoded the bytes as UTF-16 or UTF-32 (a file of zeros looks like the latter).
-        String where = at == null ? "" : at.getByteOffset() < 0 ? "line " + at.getLineNr() + ", column " + at.getColumnNr()
-                + ": " : "offset " + at.getByteOffset() + " (line " + at.getLineNr() + ", column " + at.getColumnNr() + "): ";
+        String where = "";
+        if (at != null) {
+            String lineColumn = "line " + at.getLineNr() + ", column " + at.getColumnNr();
+            // No byte offset where Jackson decoded the bytes as UTF-16 or UTF-32 (a file of zeros looks like the latter).
+            where = at.getByteOffset() < 0 ? lineColumn + ": " : "offset " + at.getByteOffset() + " (" + lineColumn + "): ";
+        }
         return new NodeFactsException(file + ": " + where + "not JSON: " + Reasons.oneLine(e.getOriginalMessage()), e);
     }
 
