@@ -46,7 +46,7 @@ public final class CheckCommand implements Callable<Integer> {
     boolean update;
 
     @Option(names = "--junit", paramLabel = "FILE", description = "Also write JUnit XML: a test case per capture, the "
-            + "difference as its failure.")
+            + "difference as its failure (not named like a capture, a baseline or pcapdiag.check).")
     Path junit;
 
     @Option(names = {"-j", "--jobs"}, paramLabel = "N", description = "Captures analysed at once (default: 0, one per "
@@ -63,6 +63,7 @@ public final class CheckCommand implements Callable<Integer> {
         if (jobs < 0) {
             throw new IllegalArgumentException("--jobs must be 1 or more (0: one per processor)");
         }
+        refuseJUnitOverOwnFiles();
         int n = jobs == 0 ? Runtime.getRuntime().availableProcessors() : jobs;
         Map<String, String> env = System.getenv();
         boolean github = GitHubActions.active(env);
@@ -108,6 +109,26 @@ public final class CheckCommand implements Callable<Integer> {
             return ExitCodes.OUTPUT;
         }
         return code;
+    }
+
+    /**
+     * The JUnit file is written after the run, over whatever has its name: named like a capture, a baseline or an
+     * options file, it would replace one that check reads (or make the next run see a baseline or options it was not
+     * given), after the whole run. Refused before it, by name.
+     */
+    private void refuseJUnitOverOwnFiles() {
+        if (junit == null || junit.getFileName() == null) {
+            return;
+        }
+        String name = junit.getFileName().toString();
+        String kind = name.endsWith(Checker.BASELINE_SUFFIX) ? "a baseline"
+                : Checker.isCapture(name) ? "a capture"
+                : name.equals(OptionsFile.NAME) ? "an options file"
+                : null;
+        if (kind != null) {
+            throw new IllegalArgumentException("--junit " + junit + " is named like " + kind
+                    + ", which the JUnit XML would overwrite; name it *.xml");
+        }
     }
 
     private void print(PrintWriter out, Checker.Case c) {

@@ -250,6 +250,31 @@ class CheckCommandTest {
         assertEquals("pcapdiag: cannot write /dev/full: No space left on device", full.err().strip());
     }
 
+    /**
+     * --junit naming a capture, a baseline or an options file is refused before the run: it was written over the file
+     * after it (a capture replaced by XML, or a baseline the next run compares with).
+     */
+    @Test
+    void aJUnitFileNamedLikeWhatCheckReadsIsRefusedBeforeTheRun() throws IOException {
+        Path a = copy("closed-port", "cni0.pcap");
+        byte[] capture = Files.readAllBytes(a);
+        for (String name : List.of("cni0.pcap", "other.pcapng.gz", "cni0.pcap.expected.json", "pcapdiag.check")) {
+            Path target = dir.resolve(name);
+            CliRun r = CliRun.of("check", "--update", "--junit", target.toString(), a.toString());
+            assertEquals(ExitCodes.USAGE, r.code(), name);
+            assertEquals("", r.out(), name);
+            String kind = name.endsWith(".expected.json") ? "a baseline" : name.endsWith(".check") ? "an options file"
+                    : "a capture";
+            assertEquals("pcapdiag: --junit " + target + " is named like " + kind
+                    + ", which the JUnit XML would overwrite; name it *.xml", r.err().strip(), name);
+        }
+        assertTrue(java.util.Arrays.equals(capture, Files.readAllBytes(a)));
+        assertFalse(Files.exists(dir.resolve("cni0.pcap.expected.json")), "the run did not happen");
+        assertFalse(Files.exists(dir.resolve("pcapdiag.check")));
+        assertEquals(ExitCodes.OK, CliRun.of("check", "--update", "--junit", dir.resolve("cni0.xml").toString(),
+                a.toString()).code());
+    }
+
     @Test
     void parallelAndSerialRunsPrintTheSame() {
         CliRun one = CliRun.of("check", "-v", "-j", "1", CAPTURES.toString());
