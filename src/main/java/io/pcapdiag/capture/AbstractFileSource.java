@@ -62,12 +62,21 @@ abstract class AbstractFileSource implements FrameSource {
     }
 
     CaptureException io(IOException e) {
-        if (e instanceof java.util.zip.ZipException || e instanceof java.io.EOFException) {
-            // Only the gzip stream throws these: the offset is in the decompressed capture.
-            return new CaptureException(capture.name(), in.offset(), "the gzip data is cut or corrupt here (" + e.getMessage()
-                    + "; offset in the decompressed capture); every packet before it was read", e);
+        if (gzipFault(e)) {
+            return new CaptureException(capture.name(), in.offset(), gzipCut(e) + "; every packet before it was read", e);
         }
         return new CaptureException(capture.name(), in.offset(), "read failed: " + e.getMessage(), e);
+    }
+
+    /** Only the gzip stream throws these. */
+    static boolean gzipFault(IOException e) {
+        return e instanceof java.util.zip.ZipException || e instanceof java.io.EOFException;
+    }
+
+    /** What a gzip stream's fault says; the offset of its line is in the decompressed capture. */
+    static String gzipCut(IOException e) {
+        return "the gzip data is cut or corrupt here (" + (e.getMessage() == null ? "it ends early" : e.getMessage())
+                + "; offset in the decompressed capture)";
     }
 
     @Override

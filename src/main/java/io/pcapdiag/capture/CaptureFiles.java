@@ -108,6 +108,10 @@ public final class CaptureFiles {
                                 : "truncated header: " + in.available() + " bytes, not a pcap or pcapng file");
             }
         } catch (IOException e) {
+            if (!allowGzip && AbstractFileSource.gzipFault(e)) {
+                // Inflating the first bytes failed: the deflate data is corrupt from its start.
+                throw new CaptureException(capture.name(), 0, AbstractFileSource.gzipCut(e), e);
+            }
             throw new CaptureException(capture.name(), 0, "read failed: " + e.getMessage(), e);
         }
         int be = Bytes.i32be(in.buf, in.pos);
@@ -168,6 +172,9 @@ public final class CaptureFiles {
         };
         try {
             return new GZIPInputStream(raw, 1 << 16);
+        } catch (java.io.EOFException e) {
+            // GZIPInputStream's own EOFException has no message.
+            throw new CorruptCaptureException(capture.name(), 0, "gzip header cut off: the file ends inside it");
         } catch (IOException e) {
             throw new CorruptCaptureException(capture.name(), 0, "gzip header unreadable: " + e.getMessage());
         }

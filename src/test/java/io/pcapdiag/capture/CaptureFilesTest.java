@@ -159,6 +159,26 @@ class CaptureFilesTest {
         assertOneLine(e.oneLine(), p.toString(), 0);
     }
 
+    /**
+     * A gzip file cut inside its header said "gzip header unreadable: null"; deflate data corrupt from its first block
+     * said "read failed: invalid distance too far back", as if the disk had failed.
+     */
+    @Test
+    void gzipCutInItsHeaderOrCorruptFromTheStartSaysSo() throws Exception {
+        byte[] z = gzip(pcap(packets()));
+        for (int cut : new int[] {4, 9}) {
+            Path p = write(dir, "head" + cut + ".pcap.gz", Arrays.copyOf(z, cut));
+            CaptureException e = assertThrows(CorruptCaptureException.class, () -> CaptureTesting.open(p));
+            assertEquals(p + ": offset 0: gzip header cut off: the file ends inside it", e.oneLine());
+        }
+        byte[] bad = z.clone();
+        bad[10] = (byte) 0xff; // the first deflate block's header: a reserved block type
+        Path p = write(dir, "block.pcap.gz", bad);
+        CaptureException e = assertThrows(CaptureException.class, () -> CaptureTesting.open(p));
+        assertEquals(p + ": offset 0: the gzip data is cut or corrupt here (invalid block type; offset in the "
+                + "decompressed capture)", e.oneLine());
+    }
+
     @Test
     void gzipOfSomethingElse() throws Exception {
         Path p = write(dir, "text.gz", gzip("plain text".getBytes(StandardCharsets.US_ASCII)));
