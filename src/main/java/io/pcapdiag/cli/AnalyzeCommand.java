@@ -7,6 +7,7 @@ import io.pcapdiag.capture.Capture;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.report.EvidenceFiles;
 import io.pcapdiag.report.Format;
+import io.pcapdiag.report.IoReasons;
 import io.pcapdiag.report.JsonLinesReporter;
 import io.pcapdiag.report.JsonReporter;
 import io.pcapdiag.report.Reporter;

@@ -4,6 +4,7 @@ import io.pcapdiag.check.Checker;
 import io.pcapdiag.check.GitHubActions;
 import io.pcapdiag.check.JUnitXml;
 import io.pcapdiag.check.OptionsFile;
+import io.pcapdiag.report.IoReasons;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

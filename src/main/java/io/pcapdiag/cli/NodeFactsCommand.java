@@ -3,6 +3,7 @@ package io.pcapdiag.cli;
 import io.pcapdiag.live.Units;
 import io.pcapdiag.node.Collector;
 import io.pcapdiag.node.NodeFacts;
+import io.pcapdiag.report.IoReasons;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

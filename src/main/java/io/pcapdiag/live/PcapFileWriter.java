@@ -1,5 +1,6 @@
 package io.pcapdiag.live;
 
+import io.pcapdiag.report.IoReasons;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -80,7 +81,8 @@ public final class PcapFileWriter implements AutoCloseable {
         } catch (UnsupportedOperationException e) {
             channel = FileChannel.open(file, opts); // a file system without POSIX modes
         } catch (IOException e) {
-            String why = e.getMessage() != null && e.getMessage().contains("symbolic") ? "is a symbolic link" : reason(e);
+            String why = e.getMessage() != null && e.getMessage().contains("symbolic") ? "is a symbolic link"
+                    : IoReasons.of(e);
             throw new IOException(file + ": cannot create it: " + why, e);
         }
         if (force) {
@@ -94,11 +96,6 @@ public final class PcapFileWriter implements AutoCloseable {
         fileBytes = 0;
         buf.putInt(0xa1b23c4d).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(snaplen).putInt(linkType);
         fileBytes += HEADER_BYTES;
-    }
-
-    private static String reason(IOException e) {
-        String m = e.getMessage();
-        return e.getClass().getSimpleName().replace("Exception", "") + (m == null ? "" : " (" + m + ")");
     }
 
     /** Appends one record; {@code data} is what was captured of {@code origLen} bytes. */

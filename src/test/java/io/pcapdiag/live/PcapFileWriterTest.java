@@ -78,6 +78,17 @@ class PcapFileWriterTest {
         assertEquals("x", Files.readString(target));
     }
 
+    /** A file that cannot be made says why in words: it said "NoSuchFile (/the/path)", an exception's name. */
+    @Test
+    void aFileThatCannotBeMadeSaysWhy(@TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("nope").resolve("x.pcap");
+        IOException e = assertThrows(IOException.class, () -> new PcapFileWriter(missing, 1, 200, false, 0));
+        assertEquals(missing + ": cannot create it: no such directory", e.getMessage());
+        Path underFile = Files.writeString(dir.resolve("plain"), "x").resolve("x.pcap");
+        IOException f = assertThrows(IOException.class, () -> new PcapFileWriter(underFile, 1, 200, true, 0));
+        assertEquals(underFile + ": cannot create it: Not a directory", f.getMessage());
+    }
+
     @Test
     void rotationSplitsBySizeAndLosesNothing(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("live.pcap");

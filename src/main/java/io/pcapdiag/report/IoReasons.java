@@ -1,4 +1,4 @@
-package io.pcapdiag.cli;
+package io.pcapdiag.report;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -6,7 +6,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 
 /** Why a file the user named could not be written (or its directory made): words, not an exception's name or a path. */
-final class IoReasons {
+public final class IoReasons {
     private IoReasons() {
     }
 
@@ -15,7 +15,7 @@ final class IoReasons {
      * that happened (JUnit XML's said "java.io.IOException: No space left on device"), and the JDK's file exceptions
      * carry only the path as their message ("cannot write nope/x.xml: nope/x.xml").
      */
-    static String of(Exception e) {
+    public static String of(Exception e) {
         Exception io = e;
         for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
             if (t instanceof IOException inner) {
