@@ -114,8 +114,8 @@ public final class CheckCommand implements Callable<Integer> {
 
     /**
      * The JUnit file is written after the run, over whatever has its name: named like a capture, a baseline or an
-     * options file, it would replace one that check reads (or make the next run see a baseline or options it was not
-     * given), after the whole run. Refused before it, by name.
+     * options file, it replaced one that check had read (a capture became XML), or the next run read it as one.
+     * Refused before the run, by name.
      */
     private void refuseJUnitOverOwnFiles() {
         if (junit == null || junit.getFileName() == null) {
@@ -128,7 +128,7 @@ public final class CheckCommand implements Callable<Integer> {
                 : null;
         if (kind != null) {
             throw new IllegalArgumentException("--junit " + junit + " is named like " + kind
-                    + ", which the JUnit XML would overwrite; name it *.xml");
+                    + ", which check reads; name it *.xml");
         }
     }
 

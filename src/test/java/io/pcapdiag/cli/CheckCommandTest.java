@@ -266,7 +266,7 @@ class CheckCommandTest {
             String kind = name.endsWith(".expected.json") ? "a baseline" : name.endsWith(".check") ? "an options file"
                     : "a capture";
             assertEquals("pcapdiag: --junit " + target + " is named like " + kind
-                    + ", which the JUnit XML would overwrite; name it *.xml", r.err().strip(), name);
+                    + ", which check reads; name it *.xml", r.err().strip(), name);
         }
         assertTrue(java.util.Arrays.equals(capture, Files.readAllBytes(a)));
         assertFalse(Files.exists(dir.resolve("cni0.pcap.expected.json")), "the run did not happen");
