@@ -8,15 +8,16 @@ import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Entry point: {@code pcapdiag analyze ...} and {@code pcapdiag live ...}. */
+/** Entry point: {@code pcapdiag analyze|live|check|node-facts ...}. */
 @Command(name = "pcapdiag", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Node-level packet-capture analyzer for Kubernetes: pairs every TCP SYN with what answered it "
                 + "and names what Kubernetes service networking did wrong.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
-            "0:analysed (or captured, or node facts written); no finding at or above --fail-on",
-            "1:findings at or above --fail-on SEVERITY",
+            "0:analysed (or captured, node facts written, every checked capture as its baseline); no finding at or "
+                    + "above --fail-on",
+            "1:findings at or above --fail-on SEVERITY; check: a capture differs from its baseline",
             "2:usage error",
-            "3:no input could be read (analyze) or no interface captured (live)",
+            "3:no input could be read (analyze), no interface captured (live), no capture found (check)",
             "4:internal error (a bug: rerun with -v and report the stack trace)",
             "5:the report could not be written (standard output full or closed)"})
 public final class Main implements Runnable {
@@ -25,7 +26,12 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: analyze or live");
+        // Named from the commands themselves: it said "analyze or live" after check and node-facts came.
+        List<String> names = new java.util.ArrayList<>(spec.subcommands().keySet());
+        names.remove("help");
+        String last = names.remove(names.size() - 1);
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: "
+                + String.join(", ", names) + " or " + last);
     }
 
     public static void main(String[] args) {

@@ -41,6 +41,14 @@ class CliErrorsTest {
         return f.array();
     }
 
+    /** No subcommand: the line names every one (it said "analyze or live" after check and node-facts came). */
+    @Test
+    void noSubcommandNamesEveryOne() {
+        CliRun r = CliRun.of();
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertEquals("a subcommand is required: analyze, live, check or node-facts", r.err().lines().findFirst().orElse(""));
+    }
+
     @Test
     void missingFileIsOneLineAndExit3() {
         String missing = dir.resolve("nope.pcap").toString();
