@@ -3,6 +3,7 @@ package io.pcapdiag.cli;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine;
@@ -27,7 +28,7 @@ public final class Main implements Runnable {
     @Override
     public void run() {
         // Named from the commands themselves: it said "analyze or live" after check and node-facts came.
-        List<String> names = new java.util.ArrayList<>(spec.subcommands().keySet());
+        List<String> names = new ArrayList<>(spec.subcommands().keySet());
         names.remove("help");
         String last = names.remove(names.size() - 1);
         throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required: "
