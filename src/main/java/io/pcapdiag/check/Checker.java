@@ -1,12 +1,15 @@
 package io.pcapdiag.check;
 
+import io.pcapdiag.report.IoReasons;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -256,18 +259,39 @@ public final class Checker {
 
     private static Case written(Item item, Path baseline, String document, Status status, String headline,
             List<String> details, long t0) {
+        Path tmp = baseline.resolveSibling("." + baseline.getFileName() + ".tmp");
         try {
-            Path tmp = baseline.resolveSibling("." + baseline.getFileName() + ".tmp");
-            Files.writeString(tmp, document, StandardCharsets.UTF_8);
+            Files.writeString(tmp, document, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
             try {
                 Files.move(tmp, baseline, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, baseline, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            return new Case(item.name(), Status.FAILED, "cannot write " + baseline + ": " + e.getMessage(), details,
+            return new Case(item.name(), Status.FAILED, "cannot write " + baseline + ": " + notWritten(tmp, e), details,
                     System.nanoTime() - t0);
         }
         return new Case(item.name(), status, headline, details, System.nanoTime() - t0);
+    }
+
+    /**
+     * Why a baseline was not written, in words ({@link IoReasons}): the JDK's exception names the temporary file it is
+     * written to first, which the user never asked for. That file is removed, unless it was there before as something
+     * else (a directory, or a link it would be written through), which the line then names: it stands in the way.
+     */
+    private static String notWritten(Path tmp, IOException e) {
+        if (Files.isRegularFile(tmp, LinkOption.NOFOLLOW_LINKS)) {
+            try {
+                Files.delete(tmp);
+            } catch (IOException ignored) {
+                // the line says why the baseline was not written; the file left behind is the one it was written to
+            }
+        } else if (Files.isSymbolicLink(tmp)) {
+            return tmp.getFileName() + " is a symbolic link: refusing to write through it";
+        } else if (Files.exists(tmp, LinkOption.NOFOLLOW_LINKS)) {
+            return tmp.getFileName() + " is in the way (not a file): " + IoReasons.of(e);
+        }
+        return IoReasons.of(e);
     }
 }

@@ -123,6 +123,41 @@ class CheckCommandTest {
     }
 
     @Test
+    void aBaselineThatCannotBeWrittenSaysWhyAndNamesWhatIsInTheWay() throws IOException {
+        Path a = copy("closed-port", "any.pcap");
+        Path baseline = a.resolveSibling("any.pcap.expected.json");
+        Files.delete(baseline);
+        Path tmp = a.resolveSibling(".any.pcap.expected.json.tmp");
+        Files.createDirectories(tmp.resolve("left-over"));
+
+        CliRun u = CliRun.of("check", "--update", dir.toString());
+        assertEquals(ExitCodes.FINDINGS, u.code());
+        assertEquals(List.of("FAIL    " + a + ": cannot write " + baseline
+                + ": .any.pcap.expected.json.tmp is in the way (not a file): Is a directory",
+                "0 passed, 1 failed (0 baselines updated, 0 created)"),
+                u.out().lines().toList());
+        assertFalse(Files.exists(baseline));
+
+        Files.delete(tmp.resolve("left-over"));
+        Files.delete(tmp);
+        Path elsewhere = dir.resolve("elsewhere.txt");
+        Files.writeString(elsewhere, "not a baseline");
+        Files.createSymbolicLink(tmp, elsewhere);
+        CliRun l = CliRun.of("check", "--update", dir.toString());
+        assertEquals(ExitCodes.FINDINGS, l.code());
+        assertEquals("FAIL    " + a + ": cannot write " + baseline
+                + ": .any.pcap.expected.json.tmp is a symbolic link: refusing to write through it",
+                l.out().lines().findFirst().orElseThrow());
+        assertEquals("not a baseline", Files.readString(elsewhere), "a link where the baseline is written first is not followed");
+
+        Files.delete(tmp);
+        CliRun w = CliRun.of("check", "--update", dir.toString());
+        assertEquals(ExitCodes.OK, w.code(), w.out());
+        assertTrue(Files.exists(baseline));
+        assertFalse(Files.exists(tmp, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+    }
+
+    @Test
     void anUnreadableCaptureIsAFailedCaseWithItsErrorAndTheOthersAreStillChecked() throws IOException {
         copy("closed-port", "any.pcap");
         Path junk = dir.resolve("junk.pcap");
