@@ -38,13 +38,24 @@ final class ConnectionRefused implements AttemptRule {
             }
         }
         story.add(Statement.cited("A TCP stack answers a SYN to a port where nothing listens with RST.", "RFC 9293 3.10.7.1"));
-        story.add(Statement.likely(fromTarget
-                ? "Nothing listens on port " + f.target().port() + " there, or the server listens on another address"
-                        + " (127.0.0.1 instead of 0.0.0.0)."
-                : "The connection was DNAT'ed to a backend where nothing listens on port " + f.responder().port()
-                        + " (a Service targetPort that does not match the container port)."));
+        story.add(Statement.likely(!fromTarget
+                ? "The connection was DNAT'ed to a backend where nothing listens on port " + f.responder().port()
+                        + " (a Service targetPort that does not match the container port)."
+                : f.target().isLoopback()
+                ? "Nothing listens on port " + f.target().port() + " in the network namespace that dialed it: a loopback"
+                        + " address reaches only its own host's or pod's sockets (in a pod, a sidecar or another container"
+                        + " of the pod that has not started yet, or listens on another port)."
+                : "Nothing listens on port " + f.target().port() + " there, or the server listens on another address"
+                        + (f.target().isV4() ? " (127.0.0.1 instead of 0.0.0.0)." : " (::1, or 0.0.0.0 for IPv4 only, instead of ::).")));
         List<Statement> obs = new ArrayList<>();
         Words.retransmissions(f, obs);
+        if (fromTarget && f.target().isLoopback()) {
+            return new Explanation(story, obs, List.of(
+                    "kubectl get pod <pod> -o jsonpath='{.spec.containers[*].ports}'   (the ports its containers declare)"),
+                    List.of(new Explanation.Remedy("start the container that serves port " + f.target().port()
+                            + " before the one that dials it: a native sidecar (an init container with restartPolicy: Always)",
+                            "needs Kubernetes 1.29 or later, where the SidecarContainers feature is on by default")));
+        }
         return new Explanation(story, obs, List.of(
                 "kubectl get svc,endpointslices -A -o wide   (where the Service sends the port)"),
                 List.of(

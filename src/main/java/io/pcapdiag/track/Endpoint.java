@@ -25,6 +25,11 @@ public record Endpoint(long hi, long lo, int port) implements Comparable<Endpoin
         return Ip.isV4(hi, lo);
     }
 
+    /** 127.0.0.0/8 or ::1: only a socket in the dialer's own network namespace answers it. */
+    public boolean isLoopback() {
+        return isV4() ? (lo & 0xff000000L) == 0x7f000000L : hi == 0 && lo == 1;
+    }
+
     public String address() {
         return Ip.format(hi, lo);
     }

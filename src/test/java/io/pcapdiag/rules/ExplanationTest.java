@@ -183,6 +183,33 @@ class ExplanationTest {
         assertTrue(said(n, Statement.Kind.LIKELY).contains("targetPort"));
     }
 
+    /**
+     * A server bound to 127.0.0.1 answers a SYN to 127.0.0.1: a refusal on loopback is no wrong bind address but nothing
+     * listening in the dialer's own namespace (in a pod, a sidecar not started yet); an IPv6 one may be an IPv4-only bind.
+     */
+    @Test
+    void aRefusalOnLoopbackOrIpv6SaysWhatABindAddressCanAndCannotExplain() {
+        for (String lo : new String[] {"127.0.0.1", "127.3.2.1", "::1"}) {
+            Diagnosis d = only(new PacketScript().syn(0, lo, 40001, lo, 15000, ISN)
+                    .rst(100_000, lo, 15000, lo, 40001, 0, ISN + 1, true), Pattern.CONNECTION_REFUSED);
+            String likely = said(d, Statement.Kind.LIKELY);
+            assertTrue(likely.contains("Nothing listens on port 15000 in the network namespace that dialed it"), likely);
+            assertFalse(likely.contains("instead of"), likely);
+            assertEquals(List.of("start the container that serves port 15000 before the one that dials it: a native sidecar"
+                    + " (an init container with restartPolicy: Always)"),
+                    d.explanation().remedies().stream().map(r -> r.fix()).toList());
+            assertFalse(String.join(" ", d.explanation().checks()).contains("svc"), "no Service is dialed on loopback");
+        }
+        Diagnosis v6 = only(new PacketScript().syn(0, "fd00:10:244::18", 40001, "fd00:10:244::19", 8081, ISN)
+                .rst(100_000, "fd00:10:244::19", 8081, "fd00:10:244::18", 40001, 0, ISN + 1, true), Pattern.CONNECTION_REFUSED);
+        assertTrue(said(v6, Statement.Kind.LIKELY).contains("Nothing listens on port 8081 there, or the server listens on"
+                + " another address (::1, or 0.0.0.0 for IPv4 only, instead of ::)."), said(v6, Statement.Kind.LIKELY));
+        Diagnosis v4 = only(new PacketScript().syn(0, POD, 40001, "128.0.0.1", 8081, ISN)
+                .rst(100_000, "128.0.0.1", 8081, POD, 40001, 0, ISN + 1, true), Pattern.CONNECTION_REFUSED);
+        assertTrue(said(v4, Statement.Kind.LIKELY).contains("(127.0.0.1 instead of 0.0.0.0)."), said(v4, Statement.Kind.LIKELY));
+        assertTrue(String.join(" ", v4.explanation().checks()).contains("kubectl get svc,endpointslices"));
+    }
+
     @Test
     void everyPatternOfTheTableHasAnExplanation() {
         for (Pattern p : Pattern.values()) {
