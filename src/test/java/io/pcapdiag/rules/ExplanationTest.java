@@ -210,6 +210,46 @@ class ExplanationTest {
         assertTrue(String.join(" ", v4.explanation().checks()).contains("kubectl get svc,endpointslices"));
     }
 
+    /** The sentence after "answered with ICMP ..." follows the code: no route, no neighbour, a loop, or the rest. */
+    @Test
+    void anIcmpErrorOnThePathIsExplainedByItsCode() {
+        String router = "10.244.1.0";
+        String far = "10.244.7.9";
+        byte[] syn = synPacket(POD, 40001, far, 8080, ISN);
+        java.util.function.BiFunction<Integer, Integer, Diagnosis> v4 = (type, code) -> only(new PacketScript()
+                .syn(0, POD, 40001, far, 8080, ISN)
+                .packet(100_000, io.pcapdiag.testing.Ipv4Builder.ipv4(router, POD).ttl(63)
+                        .icmp(io.pcapdiag.testing.IcmpBuilder.error(type, code, syn, syn.length)).build(),
+                        io.pcapdiag.testing.LinkBuilder.MAC_B), Pattern.ICMP_UNREACHABLE);
+
+        Diagnosis net = v4.apply(3, 0);
+        assertTrue(said(net, Statement.Kind.LIKELY).startsWith(router + " has no route to " + far + ":"), said(net, Statement.Kind.LIKELY));
+        assertTrue(net.explanation().story().stream().anyMatch(st -> "RFC 1812 5.2.7.1; RFC 4443 3.1".equals(st.basis())));
+        assertTrue(net.explanation().checks().get(0).startsWith("ip route get " + far));
+
+        Diagnosis host = v4.apply(3, 1);
+        assertTrue(said(host, Statement.Kind.LIKELY).startsWith("No host holds " + far + " on " + router + "'s link"),
+                said(host, Statement.Kind.LIKELY));
+        assertTrue(host.explanation().checks().get(0).startsWith("ip neigh show " + far));
+
+        Diagnosis loop = v4.apply(11, 0);
+        assertTrue(said(loop, Statement.Kind.LIKELY).startsWith("The SYN went round a routing loop until its TTL ran out at "
+                + router), said(loop, Statement.Kind.LIKELY));
+        assertTrue(loop.explanation().checks().get(0).startsWith("traceroute -n -T -p 8080 " + far));
+
+        Diagnosis reassembly = v4.apply(11, 1);
+        assertEquals("Something on the path could not deliver it (" + io.pcapdiag.decode.IcmpTable.name(4, 11, 1) + ").\n",
+                said(reassembly, Statement.Kind.LIKELY));
+        for (Diagnosis d : List.of(net, host, loop)) {
+            assertFalse(said(d, Statement.Kind.LIKELY).contains("ARP/ND"), said(d, Statement.Kind.LIKELY));
+        }
+
+        Diagnosis v6host = only(new PacketScript().syn(0, "fd00:10:244::18", 40001, "fd00:10:244:7::9", 8080, ISN)
+                .unreachable(100_000, "fd00:10:244:1::", "fd00:10:244::18", 3,
+                        synPacket("fd00:10:244::18", 40001, "fd00:10:244:7::9", 8080, ISN), 63), Pattern.ICMP_UNREACHABLE);
+        assertTrue(said(v6host, Statement.Kind.LIKELY).startsWith("No host holds fd00:10:244:7::9"), said(v6host, Statement.Kind.LIKELY));
+    }
+
     @Test
     void everyPatternOfTheTableHasAnExplanation() {
         for (Pattern p : Pattern.values()) {
