@@ -36,7 +36,11 @@ final class DelayedConnect implements AttemptRule {
         story.add(Statement.seen(f.client() + " connected to " + f.target() + " only after retransmitting its SYN: the"
                 + " SYN that was answered left " + delay + " after the first one.", a.syn(), a.answer()));
         long all = context.attemptsTo(f.target());
-        if (all > 0) {
+        if (all == 1 && f.attempts() == 1) {
+            story.add(Statement.seen("It was the only attempt to " + f.target() + " in this capture."));
+        } else if (all > 0 && all == f.attempts()) {
+            story.add(Statement.seen("All " + all + " attempts to " + f.target() + " in this capture were delayed like this."));
+        } else if (all > 0) {
             story.add(Statement.seen(f.attempts() + " of the " + Words.count(all, "attempt", "attempts") + " to " + f.target()
                     + " in this capture " + (f.attempts() == 1 ? "was" : "were") + " delayed like this."));
         }

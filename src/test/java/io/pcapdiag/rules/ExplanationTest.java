@@ -250,6 +250,26 @@ class ExplanationTest {
         assertTrue(said(v6host, Statement.Kind.LIKELY).startsWith("No host holds fd00:10:244:7::9"), said(v6host, Statement.Kind.LIKELY));
     }
 
+    /** How many of the target's attempts were delayed, in words that fit one, all, or some of them. */
+    @Test
+    void aDelayedConnectSaysHowManyOfTheTargetsAttemptsWereDelayed() {
+        PacketScript one = new PacketScript().syn(0, POD, 40001, BACKEND, 80, ISN).syn(S, POD, 40001, BACKEND, 80, ISN)
+                .synAck(S + MS, BACKEND, 80, POD, 40001, 5000, ISN + 1);
+        assertTrue(said(only(one, Pattern.DELAYED_CONNECT), Statement.Kind.SEEN)
+                .contains("It was the only attempt to 10.244.0.19:80 in this capture."), said(only(one, Pattern.DELAYED_CONNECT), Statement.Kind.SEEN));
+        PacketScript both = new PacketScript().syn(0, POD, 40001, BACKEND, 80, ISN).syn(S, POD, 40001, BACKEND, 80, ISN)
+                .synAck(S + MS, BACKEND, 80, POD, 40001, 5000, ISN + 1)
+                .syn(2 * S, POD, 40002, BACKEND, 80, ISN + 7).syn(3 * S, POD, 40002, BACKEND, 80, ISN + 7)
+                .synAck(3 * S + MS, BACKEND, 80, POD, 40002, 9000, ISN + 8);
+        assertTrue(said(only(both, Pattern.DELAYED_CONNECT), Statement.Kind.SEEN)
+                .contains("All 2 attempts to 10.244.0.19:80 in this capture were delayed like this."));
+        PacketScript some = new PacketScript().syn(0, POD, 40001, BACKEND, 80, ISN).syn(S, POD, 40001, BACKEND, 80, ISN)
+                .synAck(S + MS, BACKEND, 80, POD, 40001, 5000, ISN + 1)
+                .syn(2 * S, POD, 40002, BACKEND, 80, ISN + 7).synAck(2 * S + MS, BACKEND, 80, POD, 40002, 9000, ISN + 8);
+        assertTrue(said(only(some, Pattern.DELAYED_CONNECT), Statement.Kind.SEEN)
+                .contains("1 of the 2 attempts to 10.244.0.19:80 in this capture was delayed like this."));
+    }
+
     @Test
     void everyPatternOfTheTableHasAnExplanation() {
         for (Pattern p : Pattern.values()) {
