@@ -44,6 +44,9 @@ public final class CaptureFacts implements Context, TrackerSink {
     private static final int MAX_CLIENTS = 1024;
     private boolean citeCaptures;
     private long overflow;
+    /** Decided attempts, and of them those that got any answer: see {@link #answerCounts()}. */
+    private long decided;
+    private long answered;
 
     /** One target's attempts and answered clients: one lookup per decided attempt. */
     private static final class Target extends EndpointTable.Entry {
@@ -153,6 +156,13 @@ public final class CaptureFacts implements Context, TrackerSink {
 
     @Override
     public void decided(Attempt a) {
+        Outcome outcome = a.outcome();
+        if (outcome == Outcome.UNANSWERED) {
+            decided++;
+        } else if (outcome != Outcome.PENDING && outcome != Outcome.EVICTED) {
+            decided++;
+            answered++;
+        }
         if (clients.size() < MAX_CLIENTS && a.clientIn(clientTable) == null) {
             Endpoint client = a.client();
             clients.add(client);
@@ -166,7 +176,7 @@ public final class CaptureFacts implements Context, TrackerSink {
         }
         if (t != null) {
             t.attempts++;
-            if (a.outcome() == Outcome.ANSWERED) {
+            if (outcome == Outcome.ANSWERED) {
                 if (t.answered == null) {
                     t.answered = new Answered();
                 }
@@ -186,7 +196,7 @@ public final class CaptureFacts implements Context, TrackerSink {
             }
             keepEarliest(dnatAddresses, target.withoutPort(), nat);
         }
-        if (a.outcome() == Outcome.REJECTED && a.portUnreachableFromTarget()) {
+        if (outcome == Outcome.REJECTED && a.portUnreachableFromTarget()) {
             keepEarliest(localRejects, a.target().withoutPort(), a.icmp());
         }
     }
@@ -274,6 +284,11 @@ public final class CaptureFacts implements Context, TrackerSink {
     public long attemptsTo(Endpoint target) {
         Target t = targets.get(target);
         return t == null ? 0 : t.attempts;
+    }
+
+    @Override
+    public AnswerCounts answerCounts() {
+        return new AnswerCounts(decided, answered, targets.size());
     }
 
     @Override

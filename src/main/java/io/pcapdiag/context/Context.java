@@ -58,6 +58,11 @@ public interface Context {
         return 0;
     }
 
+    /** The capture's decided attempts, how many of them got any answer, and how many targets they went to. */
+    default AnswerCounts answerCounts() {
+        return AnswerCounts.NONE;
+    }
+
     // ---------------------------------------------------------------- names and the cluster
 
     /** The object {@code e} belongs to: with a port, a Service's address first; else (or then) a pod or a node. */
@@ -251,6 +256,15 @@ public interface Context {
                 long n = 0;
                 for (Context c : all) {
                     n += c.attemptsTo(target);
+                }
+                return n;
+            }
+
+            @Override
+            public AnswerCounts answerCounts() {
+                AnswerCounts n = AnswerCounts.NONE;
+                for (Context c : all) {
+                    n = n.plus(c.answerCounts());
                 }
                 return n;
             }

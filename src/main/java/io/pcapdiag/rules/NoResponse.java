@@ -1,5 +1,7 @@
 package io.pcapdiag.rules;
 
+import io.pcapdiag.context.AnswerCounts;
+import io.pcapdiag.context.CaptureFacts;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Outcome;
@@ -8,6 +10,13 @@ import java.util.List;
 
 /** {@code no-response}: unanswered attempts (retransmitted, or 3 s of capture after the SYN) matching nothing more specific. */
 final class NoResponse implements AttemptRule {
+    /**
+     * A capture in which nothing answered this many attempts, to this many targets, is more likely to miss the answers
+     * than to hold that many drops: a target that is down is one target.
+     */
+    static final long ONE_WAY_ATTEMPTS = 10;
+    static final long ONE_WAY_TARGETS = 3;
+
     @Override
     public Pattern pattern() {
         return Pattern.NO_RESPONSE;
@@ -43,8 +52,21 @@ final class NoResponse implements AttemptRule {
                     + " length cut the packet they quote."));
             checks.add("record with a larger snap length (tcpdump -s 0) to see which connection the ICMP errors answer");
         }
-        story.add(Statement.likely("The SYN or its answer was dropped on the way: a NetworkPolicy, a firewall,"
-                + " externalTrafficPolicy: Local in iptables mode, or rp_filter."));
+        AnswerCounts all = context.answerCounts();
+        boolean oneWay = all.answered() == 0 && all.decided() >= ONE_WAY_ATTEMPTS && all.targets() >= ONE_WAY_TARGETS;
+        if (oneWay) {
+            story.add(Statement.seen("None of the " + Words.count(all.decided(), "attempt", "attempts") + " this capture"
+                    + " decided, to " + (all.targets() >= CaptureFacts.MAX_ENTRIES ? "at least " : "")
+                    + Words.count(all.targets(), "target", "targets") + ", got any answer: no SYN-ACK, RST or ICMP error in"
+                    + " the whole capture."));
+            story.add(Statement.likely("The capture holds one direction only (tcpdump -Q in, a one-way mirror port), or"
+                    + " was taken where the answers do not pass (asymmetric routing: they leave by another interface or"
+                    + " node)."));
+            checks.add("record both directions where the answers pass: tcpdump -i any, without -Q in, on the node that"
+                    + " sends them");
+        }
+        story.add(Statement.likely((oneWay ? "Otherwise the SYN" : "The SYN") + " or its answer was dropped on the way: a"
+                + " NetworkPolicy, a firewall, externalTrafficPolicy: Local in iptables mode, or rp_filter."));
         return new Explanation(story, List.of(), checks, List.of(
                 new Explanation.Remedy("with externalTrafficPolicy: Local in iptables mode, traffic to a node without a local endpoint is dropped: check endpoints per node",
                         "ETP Cluster forwards instead, at the cost of the client source IP"),

@@ -270,6 +270,41 @@ class ExplanationTest {
                 .contains("1 of the 2 attempts to 10.244.0.19:80 in this capture was delayed like this."));
     }
 
+    /** Nothing answered anywhere in a capture of many attempts to many targets: it may hold one direction only. */
+    @Test
+    void aCaptureWhereNothingIsAnsweredSaysItMayHoldOneDirectionOnly() {
+        java.util.function.IntFunction<PacketScript> unanswered = targets -> {
+            PacketScript s = new PacketScript();
+            for (int i = 0; i < 12; i++) { // each SYN retransmitted: decided unanswered
+                s.syn(i * MS, POD, 40001 + i, "10.244.7." + (1 + i % targets), 80, ISN + i)
+                        .syn(S + i * MS, POD, 40001 + i, "10.244.7." + (1 + i % targets), 80, ISN + i);
+            }
+            return s;
+        };
+        List<Diagnosis> three = unanswered.apply(3).diagnoses();
+        assertEquals(3, three.size());
+        for (Diagnosis d : three) {
+            checkBases(d);
+            assertTrue(said(d, Statement.Kind.SEEN).contains("None of the 12 attempts this capture decided, to 3 targets, got"
+                    + " any answer"), said(d, Statement.Kind.SEEN));
+            assertTrue(said(d, Statement.Kind.LIKELY).startsWith("The capture holds one direction only"), said(d, Statement.Kind.LIKELY));
+            assertTrue(said(d, Statement.Kind.LIKELY).contains("Otherwise the SYN or its answer was dropped"));
+        }
+        List<Diagnosis> two = unanswered.apply(2).diagnoses();
+        assertEquals(2, two.size());
+        for (Diagnosis d : two) { // a target or two down: no word of directions
+            assertFalse(said(d, Statement.Kind.LIKELY).contains("one direction"), said(d, Statement.Kind.LIKELY));
+        }
+        PacketScript oneAnswered = unanswered.apply(3).syn(2 * S, POD, 41000, BACKEND, 80, ISN + 99)
+                .synAck(2 * S + MS, BACKEND, 80, POD, 41000, 7000, ISN + 100);
+        List<Diagnosis> ds = oneAnswered.diagnoses();
+        assertEquals(3, ds.size());
+        for (Diagnosis d : ds) {
+            assertFalse(said(d, Statement.Kind.LIKELY).contains("one direction"), said(d, Statement.Kind.LIKELY));
+            assertTrue(said(d, Statement.Kind.LIKELY).startsWith("The SYN or its answer was dropped"));
+        }
+    }
+
     @Test
     void everyPatternOfTheTableHasAnExplanation() {
         for (Pattern p : Pattern.values()) {

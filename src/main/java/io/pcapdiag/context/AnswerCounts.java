@@ -1,0 +1,14 @@
+package io.pcapdiag.context;
+
+/**
+ * What a capture's decided attempts got back, all of them together: how many were decided (answered, bypassed,
+ * refused, rejected or unanswered; not those still pending or evicted), how many of those got any answer (a SYN-ACK, a
+ * RST or an ICMP error), and how many targets (address:port) they went to.
+ */
+public record AnswerCounts(long decided, long answered, long targets) {
+    public static final AnswerCounts NONE = new AnswerCounts(0, 0, 0);
+
+    AnswerCounts plus(AnswerCounts o) {
+        return new AnswerCounts(decided + o.decided, answered + o.answered, targets + o.targets);
+    }
+}
