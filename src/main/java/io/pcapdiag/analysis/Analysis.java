@@ -108,6 +108,11 @@ public final class Analysis {
             public void unpairedIcmp(Endpoint destination) {
                 captureFacts.unpairedIcmp(destination);
             }
+
+            @Override
+            public void unmatchedAnswer() {
+                captureFacts.unmatchedAnswer();
+            }
         }, options.maxOpen());
         List<Context> sources = new ArrayList<>();
         sources.add(captureFacts);

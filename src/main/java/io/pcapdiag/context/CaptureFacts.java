@@ -44,9 +44,10 @@ public final class CaptureFacts implements Context, TrackerSink {
     private static final int MAX_CLIENTS = 1024;
     private boolean citeCaptures;
     private long overflow;
-    /** Decided attempts, and of them those that got any answer: see {@link #answerCounts()}. */
+    /** Decided attempts, those of them that got any answer, and answers that paired with none: {@link #answerCounts()}. */
     private long decided;
     private long answered;
+    private long unpaired;
 
     /** One target's attempts and answered clients: one lookup per decided attempt. */
     private static final class Target extends EndpointTable.Entry {
@@ -203,6 +204,7 @@ public final class CaptureFacts implements Context, TrackerSink {
 
     @Override
     public void unpairedIcmp(Endpoint destination) {
+        unpaired++;
         Long n = unpairedIcmp.get(destination);
         if (n != null) {
             unpairedIcmp.put(destination, n + 1);
@@ -287,8 +289,13 @@ public final class CaptureFacts implements Context, TrackerSink {
     }
 
     @Override
+    public void unmatchedAnswer() {
+        unpaired++;
+    }
+
+    @Override
     public AnswerCounts answerCounts() {
-        return new AnswerCounts(decided, answered, targets.size());
+        return new AnswerCounts(decided, answered, unpaired, targets.size());
     }
 
     @Override

@@ -53,12 +53,13 @@ final class NoResponse implements AttemptRule {
             checks.add("record with a larger snap length (tcpdump -s 0) to see which connection the ICMP errors answer");
         }
         AnswerCounts all = context.answerCounts();
-        boolean oneWay = all.answered() == 0 && all.decided() >= ONE_WAY_ATTEMPTS && all.targets() >= ONE_WAY_TARGETS;
+        boolean oneWay = all.answered() == 0 && all.unpaired() == 0 && all.decided() >= ONE_WAY_ATTEMPTS
+                && all.targets() >= ONE_WAY_TARGETS;
         if (oneWay) {
             story.add(Statement.seen("None of the " + Words.count(all.decided(), "attempt", "attempts") + " this capture"
                     + " decided, to " + (all.targets() >= CaptureFacts.MAX_ENTRIES ? "at least " : "")
-                    + Words.count(all.targets(), "target", "targets") + ", got any answer: no SYN-ACK, RST or ICMP error in"
-                    + " the whole capture."));
+                    + Words.count(all.targets(), "target", "targets") + ", got any answer, and no SYN-ACK, RST or ICMP error"
+                    + " about a TCP connection came for any other: the capture holds none."));
             story.add(Statement.likely("The capture holds one direction only (tcpdump -Q in, a one-way mirror port), or"
                     + " was taken where the answers do not pass (asymmetric routing: they leave by another interface or"
                     + " node)."));

@@ -133,7 +133,7 @@ public final class HandshakeTracker {
     private void synAck(Frame f, PacketView v) {
         Attempt a = table.get(v.dstHi, v.dstLo, v.dstPort, v.ack - 1);
         if (a == null) {
-            unmatchedAnswers++;
+            unmatched();
             return;
         }
         if (a.isTarget(v.srcHi, v.srcLo, v.srcPort)) {
@@ -183,7 +183,7 @@ public final class HandshakeTracker {
             return;
         }
         if ((v.flags & PacketView.ACK) != 0) {
-            unmatchedAnswers++;
+            unmatched();
         }
     }
 
@@ -192,7 +192,7 @@ public final class HandshakeTracker {
                 ? table.get(v.quotedSrcHi, v.quotedSrcLo, v.quotedSrcPort, v.quotedSeq)
                 : byPorts(v);
         if (a == null) {
-            unmatchedAnswers++;
+            unmatched();
             return;
         }
         Sighting seen = new Sighting(f, v);
@@ -296,6 +296,11 @@ public final class HandshakeTracker {
 
     public int open() {
         return table.size();
+    }
+
+    private void unmatched() {
+        unmatchedAnswers++;
+        sink.unmatchedAnswer();
     }
 
     public long unmatchedAnswers() {

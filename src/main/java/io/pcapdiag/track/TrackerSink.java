@@ -14,4 +14,8 @@ public interface TrackerSink {
      */
     default void unpairedIcmp(Endpoint destination) {
     }
+
+    /** A SYN-ACK, a RST with ACK or an ICMP error about a TCP connection that answers no attempt the tracker holds. */
+    default void unmatchedAnswer() {
+    }
 }

@@ -286,13 +286,20 @@ class ExplanationTest {
         for (Diagnosis d : three) {
             checkBases(d);
             assertTrue(said(d, Statement.Kind.SEEN).contains("None of the 12 attempts this capture decided, to 3 targets, got"
-                    + " any answer"), said(d, Statement.Kind.SEEN));
+                    + " any answer, and no SYN-ACK, RST or ICMP error about a TCP connection came for any other: the capture"
+                    + " holds none."), said(d, Statement.Kind.SEEN));
             assertTrue(said(d, Statement.Kind.LIKELY).startsWith("The capture holds one direction only"), said(d, Statement.Kind.LIKELY));
             assertTrue(said(d, Statement.Kind.LIKELY).contains("Otherwise the SYN or its answer was dropped"));
         }
         List<Diagnosis> two = unanswered.apply(2).diagnoses();
         assertEquals(2, two.size());
         for (Diagnosis d : two) { // a target or two down: no word of directions
+            assertFalse(said(d, Statement.Kind.LIKELY).contains("one direction"), said(d, Statement.Kind.LIKELY));
+        }
+        // A SYN-ACK whose SYN the capture missed: the other direction is in it.
+        List<Diagnosis> unmatched = unanswered.apply(3).synAck(2 * S, BACKEND, 80, POD, 45000, 7000, 123).diagnoses();
+        assertEquals(3, unmatched.size());
+        for (Diagnosis d : unmatched) {
             assertFalse(said(d, Statement.Kind.LIKELY).contains("one direction"), said(d, Statement.Kind.LIKELY));
         }
         PacketScript oneAnswered = unanswered.apply(3).syn(2 * S, POD, 41000, BACKEND, 80, ISN + 99)
