@@ -58,7 +58,10 @@ public interface Context {
         return 0;
     }
 
-    /** The capture's decided attempts, how many of them got any answer, and how many targets they went to. */
+    /**
+     * The capture's decided attempts, how many of them got any answer, how many answers paired with no attempt, and how
+     * many targets the attempts went to ({@link AnswerCounts}).
+     */
     default AnswerCounts answerCounts() {
         return AnswerCounts.NONE;
     }
