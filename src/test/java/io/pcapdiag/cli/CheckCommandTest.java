@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import javax.xml.XMLConstants;
@@ -154,7 +155,7 @@ class CheckCommandTest {
         CliRun w = CliRun.of("check", "--update", dir.toString());
         assertEquals(ExitCodes.OK, w.code(), w.out());
         assertTrue(Files.exists(baseline));
-        assertFalse(Files.exists(tmp, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        assertFalse(Files.exists(tmp, LinkOption.NOFOLLOW_LINKS));
     }
 
     @Test

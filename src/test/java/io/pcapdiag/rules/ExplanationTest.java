@@ -9,8 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pcapdiag.context.LbIps;
+import io.pcapdiag.decode.IcmpTable;
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.diagnosis.Diagnosis;
+import io.pcapdiag.testing.IcmpBuilder;
+import io.pcapdiag.testing.Ipv4Builder;
+import io.pcapdiag.testing.LinkBuilder;
 import io.pcapdiag.testing.PacketScript;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Endpoint;
@@ -18,6 +22,8 @@ import io.pcapdiag.track.Sighting;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -216,11 +222,11 @@ class ExplanationTest {
         String router = "10.244.1.0";
         String far = "10.244.7.9";
         byte[] syn = synPacket(POD, 40001, far, 8080, ISN);
-        java.util.function.BiFunction<Integer, Integer, Diagnosis> v4 = (type, code) -> only(new PacketScript()
+        BiFunction<Integer, Integer, Diagnosis> v4 = (type, code) -> only(new PacketScript()
                 .syn(0, POD, 40001, far, 8080, ISN)
-                .packet(100_000, io.pcapdiag.testing.Ipv4Builder.ipv4(router, POD).ttl(63)
-                        .icmp(io.pcapdiag.testing.IcmpBuilder.error(type, code, syn, syn.length)).build(),
-                        io.pcapdiag.testing.LinkBuilder.MAC_B), Pattern.ICMP_UNREACHABLE);
+                .packet(100_000, Ipv4Builder.ipv4(router, POD).ttl(63)
+                        .icmp(IcmpBuilder.error(type, code, syn, syn.length)).build(),
+                        LinkBuilder.MAC_B), Pattern.ICMP_UNREACHABLE);
 
         Diagnosis net = v4.apply(3, 0);
         assertTrue(said(net, Statement.Kind.LIKELY).startsWith(router + " has no route to " + far + ":"), said(net, Statement.Kind.LIKELY));
@@ -238,7 +244,7 @@ class ExplanationTest {
         assertTrue(loop.explanation().checks().get(0).startsWith("traceroute -n -T -p 8080 " + far));
 
         Diagnosis reassembly = v4.apply(11, 1);
-        assertEquals("Something on the path could not deliver it (" + io.pcapdiag.decode.IcmpTable.name(4, 11, 1) + ").\n",
+        assertEquals("Something on the path could not deliver it (" + IcmpTable.name(4, 11, 1) + ").\n",
                 said(reassembly, Statement.Kind.LIKELY));
         for (Diagnosis d : List.of(net, host, loop)) {
             assertFalse(said(d, Statement.Kind.LIKELY).contains("ARP/ND"), said(d, Statement.Kind.LIKELY));
@@ -273,7 +279,7 @@ class ExplanationTest {
     /** Nothing answered anywhere in a capture of many attempts to many targets: it may hold one direction only. */
     @Test
     void aCaptureWhereNothingIsAnsweredSaysItMayHoldOneDirectionOnly() {
-        java.util.function.IntFunction<PacketScript> unanswered = targets -> {
+        IntFunction<PacketScript> unanswered = targets -> {
             PacketScript s = new PacketScript();
             for (int i = 0; i < 12; i++) { // each SYN retransmitted: decided unanswered
                 s.syn(i * MS, POD, 40001 + i, "10.244.7." + (1 + i % targets), 80, ISN + i)
