@@ -5,8 +5,17 @@ package io.pcapdiag.track;
  * RST or ICMP error allocates nothing. Each slot keeps its entry's hash beside it: probes compare hashes
  * before touching the entry, and deletion (backward shift, Knuth 6.4 algorithm R, so no tombstones
  * accumulate over a long capture) never rehashes.
+ *
+ * <p>At most half full, and at most a quarter full from {@link #SPARSE_FROM} slots on. A table that large (512 KB of
+ * slots and hashes, the size of a core's L2 cache here) misses the cache on every probe, and a probe that finds an
+ * entry reads its hash from the second array, a second miss: a SYN flood's 262,144 open attempts (the default
+ * {@code --max-open}) made 2.4 probes per lookup and scanned 2.3 entries per removal at a half, and
+ * {@code AttemptTable} was 1,335 of the tracker thread's 2,386 CPU samples (PERFORMANCE.md). A quarter full costs
+ * 4 MB more at that size; the bench's other traces stay under it, their tables as before.
  */
 final class AttemptTable {
+    /** Slots from which the table is kept at most a quarter full. */
+    static final int SPARSE_FROM = 1 << 16;
     private Attempt[] slots = new Attempt[1024];
     private int[] hashes = new int[1024];
     private int mask = slots.length - 1;
@@ -14,6 +23,11 @@ final class AttemptTable {
 
     int size() {
         return size;
+    }
+
+    /** Slots, for tests of the load bound. */
+    int capacity() {
+        return slots.length;
     }
 
     Attempt get(long hi, long lo, int port, int isn) {
@@ -27,7 +41,8 @@ final class AttemptTable {
     }
 
     void put(Attempt a) {
-        if (2 * (size + 1) > slots.length) {
+        // Twice where the table reaches SPARSE_FROM slots half full.
+        while (2 * (size + 1) > slots.length || (slots.length >= SPARSE_FROM && 4 * (size + 1) > slots.length)) {
             grow();
         }
         insert(a, hash(a.clientHi, a.clientLo, a.clientPort, a.isn));

@@ -135,4 +135,44 @@ class AttemptTableTest {
             assertNull(t.get(a.clientHi, a.clientLo, a.clientPort, a.isn));
         }
     }
+
+    /**
+     * Past {@link AttemptTable#SPARSE_FROM} slots the table is kept at most a quarter full, below it at most half, and
+     * it still finds every entry through the growths between and the removals after.
+     */
+    @Test
+    void aLargeTableIsKeptAtMostAQuarterFull() {
+        AttemptTable t = new AttemptTable();
+        Map<Key, Attempt> model = new HashMap<>();
+        Random r = new Random(99);
+        int sawSmall = 0;
+        int sawSparse = 0;
+        while (model.size() < 100_000) {
+            Key k = new Key(r.nextInt(3) == 0 ? 0xfd00_0000_0000_0000L : 0, 0xffff_0a00_0000L | r.nextInt(1 << 20),
+                    1024 + r.nextInt(60_000), r.nextInt());
+            if (model.containsKey(k)) {
+                continue;
+            }
+            Attempt a = attempt(k);
+            t.put(a);
+            model.put(k, a);
+            int cap = t.capacity();
+            if (cap < AttemptTable.SPARSE_FROM) {
+                assertTrue(2 * t.size() <= cap, () -> t.size() + " in " + cap);
+                sawSmall++;
+            } else {
+                assertTrue(4 * t.size() <= cap, () -> t.size() + " in " + cap);
+                sawSparse++;
+            }
+        }
+        assertTrue(sawSmall > 10_000 && sawSparse > 50_000, sawSmall + " / " + sawSparse);
+        assertEquals(1 << 19, t.capacity());
+        assertMatchesModel(t, model);
+        List<Key> keys = new ArrayList<>(model.keySet());
+        java.util.Collections.shuffle(keys, new Random(5));
+        for (Key k : keys.subList(0, 60_000)) {
+            t.remove(model.remove(k));
+        }
+        assertMatchesModel(t, model);
+    }
 }
