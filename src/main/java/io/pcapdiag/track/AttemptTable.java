@@ -10,7 +10,7 @@ package io.pcapdiag.track;
  * slots and hashes, the size of a core's L2 cache here) misses the cache on every probe, and a probe that finds an
  * entry reads its hash from the second array, a second miss: a SYN flood's 262,144 open attempts (the default
  * {@code --max-open}) made 2.4 probes per lookup and scanned 2.3 entries per removal at a half, and
- * {@code AttemptTable} was 1,335 of the tracker thread's 2,386 CPU samples (PERFORMANCE.md). A quarter full costs
+ * {@code AttemptTable} was 1,464 of the tracker thread's 2,386 CPU samples (PERFORMANCE.md). A quarter full costs
  * 4 MB more at that size; the bench's other traces stay under it, their tables as before.
  */
 final class AttemptTable {
