@@ -7,8 +7,8 @@ package io.pcapdiag.track;
  * accumulate over a long capture) never rehashes.
  *
  * <p>At most half full, and at most a quarter full from {@link #SPARSE_FROM} slots on. A table that large (512 KB of
- * slots and hashes, the size of a core's L2 cache here) misses the cache on every probe, and a probe that finds an
- * entry reads its hash from the second array, a second miss: a SYN flood's 262,144 open attempts (the default
+ * slots and hashes, a core's L2 cache here) misses that cache on most probes, and a probe that finds an entry reads
+ * its hash from the second array, a second miss: a SYN flood's 262,144 open attempts (the default
  * {@code --max-open}) made 2.4 probes per lookup and scanned 2.3 entries per removal at a half, and
  * {@code AttemptTable} was 1,464 of the tracker thread's 2,386 CPU samples (PERFORMANCE.md). A quarter full costs
  * 4 MB more at that size; the bench's other traces stay under it, their tables as before.
