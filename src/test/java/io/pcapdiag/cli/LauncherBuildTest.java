@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -29,6 +30,7 @@ class LauncherBuildTest {
 
     @Test
     void aBuildThatLeavesTheJarAsItWasIsNotRepeated(@TempDir Path dir) throws Exception {
+        // Every file and directory as old as in the project.
         Path copy = dir.resolve("project");
         for (String p : List.of("pom.xml", ".mvn", "src/main", "scripts/pcapdiag")) {
             copyTree(PROJECT.resolve(p), copy.resolve(p));
@@ -42,7 +44,7 @@ class LauncherBuildTest {
         // Maven's incremental compiler keeps the absolute paths of the sources it compiled: in the copy it would
         // compile everything again, and write the jar anew. Compared by time, as in the tree the copy is of.
         Files.writeString(copy.resolve(".mvn/maven.config"), "-Dmaven.compiler.useIncrementalCompilation=false\n");
-        // Every file and directory as old as in the project, then one directory's entries change.
+        // Then one directory's entries change, and no source.
         Path pkg = copy.resolve("src/main/java/io/pcapdiag");
         Files.delete(Files.createFile(pkg.resolve(".Main.java.swp")));
 
@@ -65,7 +67,7 @@ class LauncherBuildTest {
 
     /** A file or a directory and all under it, each with its time of last change (Maven's jar compares them). */
     private static void copyTree(Path from, Path to) throws IOException {
-        List<Path> dirs = new java.util.ArrayList<>();
+        List<Path> dirs = new ArrayList<>();
         try (Stream<Path> s = Files.walk(from)) {
             for (Path p : (Iterable<Path>) s::iterator) {
                 Path target = to.resolve(from.relativize(p).toString());
