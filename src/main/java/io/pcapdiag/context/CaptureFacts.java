@@ -295,7 +295,7 @@ public final class CaptureFacts implements Context, TrackerSink {
 
     @Override
     public AnswerCounts answerCounts() {
-        return new AnswerCounts(decided, answered, unpaired, targets.size());
+        return new AnswerCounts(decided, answered, unpaired, targets.size(), targets.size() >= MAX_ENTRIES);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.pcapdiag.rules;
 
 import io.pcapdiag.context.AnswerCounts;
-import io.pcapdiag.context.CaptureFacts;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Outcome;
@@ -57,7 +56,7 @@ final class NoResponse implements AttemptRule {
                 && all.targets() >= ONE_WAY_TARGETS;
         if (oneWay) {
             story.add(Statement.seen("None of the " + Words.count(all.decided(), "attempt", "attempts") + " this capture"
-                    + " decided, to " + (all.targets() >= CaptureFacts.MAX_ENTRIES ? "at least " : "")
+                    + " decided, to " + (all.targetsCapped() ? "at least " : "")
                     + Words.count(all.targets(), "target", "targets") + ", got any answer, and no SYN-ACK, RST or ICMP error"
                     + " about a TCP connection came for any other: the capture holds none."));
             story.add(Statement.likely("The capture holds one direction only (tcpdump -Q in, a one-way mirror port), or"
