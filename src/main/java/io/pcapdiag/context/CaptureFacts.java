@@ -158,11 +158,11 @@ public final class CaptureFacts implements Context, TrackerSink {
     @Override
     public void decided(Attempt a) {
         Outcome outcome = a.outcome();
-        if (outcome == Outcome.UNANSWERED) {
+        if (outcome != Outcome.PENDING && outcome != Outcome.EVICTED) {
             decided++;
-        } else if (outcome != Outcome.PENDING && outcome != Outcome.EVICTED) {
-            decided++;
-            answered++;
+            if (outcome != Outcome.UNANSWERED) {
+                answered++;
+            }
         }
         if (clients.size() < MAX_CLIENTS && a.clientIn(clientTable) == null) {
             Endpoint client = a.client();
