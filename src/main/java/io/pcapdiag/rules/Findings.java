@@ -135,7 +135,8 @@ public final class Findings {
 
     /**
      * One group re-read, in a method of its own: C1 compiles a method after 200 calls, but the loop above only after
-     * 60,000 rounds (its back-edge threshold), and the bench trace's 16,250 groups ran it interpreted (PERFORMANCE.md).
+     * 60,000 rounds (its back-edge threshold), and the bench trace's 16,250 groups ran most of it interpreted
+     * (PERFORMANCE.md).
      */
     private static void reread(Finding f, Pattern first, Context context, RankedFindings.Builder out) {
         f.reclassify(first, List.of()); // group rules read the group as its attempts named it
