@@ -26,6 +26,7 @@ public final class CaptureSummary {
     int lastLinkType = -1;
     final TreeSet<Integer> linkTypes = new TreeSet<>();
     final TreeMap<String, Long> weirds = new TreeMap<>();
+    /** Filled from the analysis' own counts when a result is made ({@code Analysis.result}), not as attempts are decided. */
     final long[] outcomes = new long[Outcome.values().length];
     final List<String> errors = new ArrayList<>();
     boolean opened;
