@@ -4,9 +4,12 @@ import io.pcapdiag.context.Context;
 import io.pcapdiag.context.Fact;
 import io.pcapdiag.context.Reading;
 import io.pcapdiag.rules.Finding;
+import io.pcapdiag.rules.Pattern;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -56,11 +59,33 @@ public final class Causes {
         }
     }
 
+    /**
+     * The table's rows by pattern, in table order: made once, where each row was asked for its patterns (a new set)
+     * for every finding, eleven times per finding explained.
+     */
+    private static final Map<Pattern, List<CauseRule>> BY_PATTERN = byPattern();
+
+    private static Map<Pattern, List<CauseRule>> byPattern() {
+        Map<Pattern, List<CauseRule>> m = new EnumMap<>(Pattern.class);
+        for (Pattern p : Pattern.values()) {
+            List<CauseRule> rows = new ArrayList<>();
+            for (CauseRule r : TABLE) {
+                if (r.patterns().contains(p)) {
+                    rows.add(r);
+                }
+            }
+            m.put(p, List.copyOf(rows));
+        }
+        return m;
+    }
+
     /** The finding's candidate causes, judged and ranked; empty for patterns without any. */
     public static List<CauseVerdict> judge(Finding f, Context context) {
-        List<CauseVerdict> out = new ArrayList<>();
-        for (CauseRule r : TABLE) {
-            if (r.patterns().contains(f.pattern()) && r.applies(f)) {
+        List<CauseRule> rows = BY_PATTERN.get(f.pattern());
+        List<CauseVerdict> out = new ArrayList<>(rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            CauseRule r = rows.get(i);
+            if (r.applies(f)) {
                 out.add(r.judge(f, context));
             }
         }
