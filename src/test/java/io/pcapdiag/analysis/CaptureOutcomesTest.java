@@ -13,7 +13,6 @@ import io.pcapdiag.track.Outcome;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -39,11 +38,7 @@ class CaptureOutcomesTest {
         Analysis a = new Analysis(Analysis.Options.defaults());
         a.setPipelined(pipelined);
         a.onDecided(att -> count(decided, att));
-        List<Capture> caps = new ArrayList<>();
-        for (int i = 0; i < files.size(); i++) {
-            caps.add(new Capture(i, files.get(i).toString()));
-        }
-        a.read(caps, Reader.BUILTIN::open, line -> { });
+        ReadFiles.read(a, files);
         Result r = a.finish();
 
         Map<Integer, Map<Outcome, Long>> reported = new TreeMap<>();
@@ -98,11 +93,7 @@ class CaptureOutcomesTest {
     }
 
     private static Map<Outcome, Long> zeros() {
-        Map<Outcome, Long> m = new EnumMap<>(Outcome.class);
-        for (Outcome o : Outcome.values()) {
-            m.put(o, 0L);
-        }
-        return m;
+        return Analysis.counts(new long[Outcome.values().length]);
     }
 
     private static Map<Outcome, Long> sum(Map<Integer, Map<Outcome, Long>> byCapture) {

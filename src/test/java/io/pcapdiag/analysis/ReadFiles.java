@@ -14,11 +14,16 @@ final class ReadFiles {
     static Analysis read(List<Path> files, boolean pipelined) {
         Analysis a = new Analysis(Analysis.Options.defaults());
         a.setPipelined(pipelined);
+        read(a, files);
+        return a;
+    }
+
+    /** Has {@code a}, as it is set up (threads, listeners), read {@code files}, each a capture of its own. */
+    static void read(Analysis a, List<Path> files) {
         List<Capture> caps = new ArrayList<>();
         for (int i = 0; i < files.size(); i++) {
             caps.add(new Capture(i, files.get(i).toString()));
         }
         a.read(caps, Reader.BUILTIN::open, line -> { });
-        return a;
     }
 }
