@@ -13,7 +13,10 @@ public enum Verdict {
     /** A fact rules it out: its fix is not offered. */
     CONTRADICTED;
 
+    /** Made once: a report asks for it for every cause of every finding it lists. */
+    private final String id = name().toLowerCase(Locale.ROOT);
+
     public String id() {
-        return name().toLowerCase(Locale.ROOT);
+        return id;
     }
 }

@@ -22,7 +22,6 @@ import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.Statement;
 import io.pcapdiag.track.Outcome;
-import io.pcapdiag.track.Sighting;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -225,8 +224,7 @@ public final class JsonReporter implements Reporter {
         List<String> told = new ArrayList<>();
         List<StatementDto> statements = new ArrayList<>();
         for (Statement s : x.story()) {
-            statements.add(new StatementDto(s.kind().name().toLowerCase(java.util.Locale.ROOT), s.text(), s.basis(),
-                    refs(s.packets(), citeCaptures)));
+            statements.add(new StatementDto(s.kind().id(), s.text(), s.basis(), TextReporter.refList(s.packets(), citeCaptures)));
             if (s.kind() == Statement.Kind.SEEN || s.kind() == Statement.Kind.FACT) {
                 told.add(s.text());
             }
@@ -240,17 +238,6 @@ public final class JsonReporter implements Reporter {
             remedies.add(new RemedyDto(rem.fix(), rem.tradeoff()));
         }
         return new ExplanationDto(String.join(" ", told), statements, observations, x.checks(), remedies);
-    }
-
-    private static List<String> refs(List<Sighting> packets, boolean citeCaptures) {
-        List<String> out = new ArrayList<>(packets.size());
-        for (Sighting s : packets) {
-            String ref = s.ref(citeCaptures);
-            if (!out.contains(ref)) {
-                out.add(ref);
-            }
-        }
-        return out;
     }
 
     /** Attempts by outcome id, in the outcomes' order, and their total: the {@code attempts} object. */

@@ -22,11 +22,9 @@ import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.Sighting;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.StringJoiner;
 
 /**
@@ -310,11 +308,24 @@ public final class TextReporter implements Reporter {
         if (packets.isEmpty()) {
             return "";
         }
-        Set<String> refs = new LinkedHashSet<>();
-        for (Sighting s : packets) {
-            refs.add(s.ref(citeCaptures));
+        StringBuilder b = new StringBuilder(" (");
+        List<String> refs = refList(packets, citeCaptures);
+        for (int i = 0; i < refs.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append(refs.get(i));
         }
-        return " (" + String.join(", ", refs) + ")";
+        return b.append(')').toString();
+    }
+
+    /** The packets' references ({@code #12}, or {@code capture #12} when several captures are read), each once, in order. */
+    static List<String> refList(List<Sighting> packets, boolean citeCaptures) {
+        List<String> out = new ArrayList<>(packets.size());
+        for (Sighting s : packets) {
+            String ref = s.ref(citeCaptures);
+            if (!out.contains(ref)) {
+                out.add(ref);
+            }
+        }
+        return out;
     }
 
     /** An observation and the packets it rests on: {@code the SYN-ACK came from MAC ... (#20)}. */

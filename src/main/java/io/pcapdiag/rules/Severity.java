@@ -7,7 +7,10 @@ public enum Severity {
     WARNING,
     ERROR;
 
+    /** Made once: a report asks for it for every finding it lists. */
+    private final String id = name().toLowerCase(Locale.ROOT);
+
     public String id() {
-        return name().toLowerCase(Locale.ROOT);
+        return id;
     }
 }

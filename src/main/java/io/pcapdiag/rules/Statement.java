@@ -25,7 +25,14 @@ public record Statement(Kind kind, String text, String basis, List<Sighting> pac
         /** Documented behaviour: a standard or the kernel's code, cited. */
         CITED,
         /** A reading of the above that is likely but not proven: reports say "probably". */
-        LIKELY
+        LIKELY;
+
+        /** The JSON report's {@code kind}, made once: it is asked for every statement a report lists. */
+        private final String id = name().toLowerCase(java.util.Locale.ROOT);
+
+        public String id() {
+            return id;
+        }
     }
 
     public Statement {
