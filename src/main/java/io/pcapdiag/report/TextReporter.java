@@ -308,12 +308,7 @@ public final class TextReporter implements Reporter {
         if (packets.isEmpty()) {
             return "";
         }
-        StringBuilder b = new StringBuilder(" (");
-        List<String> refs = refList(packets, citeCaptures);
-        for (int i = 0; i < refs.size(); i++) {
-            b.append(i == 0 ? "" : ", ").append(refs.get(i));
-        }
-        return b.append(')').toString();
+        return " (" + String.join(", ", refList(packets, citeCaptures)) + ")";
     }
 
     /** The packets' references ({@code #12}, or {@code capture #12} when several captures are read), each once, in order. */
