@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # PrometheusScrapeTest's PDLAB_LIVE_CMD, in the lab node's network namespace: pcapdiag live with its metrics
-# endpoint, and a real Prometheus scraping it every second. Prints "both ready" once Prometheus has scraped the
-# target once; on SIGTERM (the scenario is over) it waits for the finding and two more scrapes, asks Prometheus's HTTP API
-# what it stored, writes the answers beside the recordings, and stops both.
+# endpoint, and a real Prometheus scraping it every second. Prints "both ready" once Prometheus has stored the
+# findings counter at 0 from a scrape; on SIGTERM (the scenario is over) it waits for the finding and two more
+# scrapes, asks Prometheus's HTTP API what it stored, writes the answers beside the recordings, and stops both.
 #   scrape.sh PCAPDIAG WORKDIR
 set -u
 pcapdiag=$1 dir=$2
@@ -48,7 +48,9 @@ stop() {
 trap stop TERM
 for _ in $(seq 1 600); do
   if grep -q capturing "$dir/live.err" 2>/dev/null; then
-    query probe 'up{job="pcapdiag"}' 2>/dev/null && grep -q '"value"' "$dir/probe.json" && break
+    # ready once Prometheus has stored the counter at 0 (a scrape that succeeded): "up" has a value after a failed
+    # or timed-out scrape too (0), and the finding could then be the first value of the counter Prometheus sees.
+    query probe 'pcapdiag_findings_total{pattern="connection-refused"} == 0' 2>/dev/null && grep -q '"value"' "$dir/probe.json" && break
   fi
   sleep 0.1
 done
