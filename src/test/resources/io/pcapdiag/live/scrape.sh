@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # PrometheusScrapeTest's PDLAB_LIVE_CMD, in the lab node's network namespace: pcapdiag live with its metrics
 # endpoint, and a real Prometheus scraping it every second. Prints "both ready" once Prometheus has stored the
-# findings counter at 0 from a scrape; on SIGTERM (the scenario is over) it waits for the finding and two more
-# scrapes, asks Prometheus's HTTP API what it stored, writes the answers beside the recordings, and stops both.
+# findings counter at 0 from a scrape; on SIGTERM (the scenario is over) it waits for the finding and a scrape
+# that stores it, asks Prometheus's HTTP API what it stored, writes the answers beside the recordings, and stops both.
 #   scrape.sh PCAPDIAG WORKDIR
 set -u
 pcapdiag=$1 dir=$2
@@ -32,9 +32,14 @@ PY
 }
 stop() {
   # live decides an attempt about 4 s after its SYN (late copies, retransmissions): wait for the lab's finding
-  # (the lab allows 10 s after SIGTERM), then for two more scrapes.
+  # (the lab allows 10 s after SIGTERM), then until Prometheus has stored the counter at 1 (a scrape after it; a
+  # fixed wait could end with none on a loaded machine, whose scrapes can time out), for at most 3 s.
   for _ in $(seq 1 60); do grep -q '"event":"finding"' "$dir/live.out" && break; sleep 0.1; done
-  sleep 2.5
+  for _ in $(seq 1 20); do
+    query counted 'pcapdiag_findings_total{pattern="connection-refused"} == 1' 2>/dev/null \
+      && grep -q '"value"' "$dir/counted.json" && break
+    sleep 0.1
+  done
   query up 'up{job="pcapdiag"}'
   query findings 'pcapdiag_findings_total'
   query refused_range 'pcapdiag_findings_total{pattern="connection-refused"}[2m]'
