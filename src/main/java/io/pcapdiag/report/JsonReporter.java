@@ -136,7 +136,7 @@ public final class JsonReporter implements Reporter {
     public void report(Report r) {
         try {
             try (com.fasterxml.jackson.core.JsonGenerator g = FACTORY.createGenerator(new NonClosing(out))) {
-                g.setPrettyPrinter(new com.fasterxml.jackson.core.util.DefaultPrettyPrinter());
+                g.setPrettyPrinter(new Indented());
                 JsonWriter.document(g, document(r), true);
             }
             out.write(System.lineSeparator());

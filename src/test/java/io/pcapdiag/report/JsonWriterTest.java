@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import io.pcapdiag.analysis.Analysis;
 import io.pcapdiag.analysis.Reader;
 import io.pcapdiag.capture.Capture;
@@ -22,8 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The streaming JSON writer writes what data binding writes for the same DTO records (binding, under the report's
- * mapper, is the oracle): keys, order, nulls, numbers, pretty printing. On reports that fill every kind of field:
- * names and causes, a clock offset, tunnels (display_filter_decode_as), the attempt list with connect times.
+ * mapper, is the oracle): keys, order, nulls, numbers, pretty printing (the report's own printer, {@link Indented},
+ * against binding's default one). On reports that fill every kind of field: names and causes, a clock offset, tunnels
+ * (display_filter_decode_as), the attempt list with connect times.
  */
 class JsonWriterTest {
     private static final Path PROJECT = Path.of(System.getProperty("pcapdiag.project.dir", ".")).toAbsolutePath().normalize();
@@ -38,7 +38,7 @@ class JsonWriterTest {
     private static String streamed(JsonReporter.Document d) throws Exception {
         StringWriter w = new StringWriter();
         try (JsonGenerator g = JsonReporter.FACTORY.createGenerator(w)) {
-            g.setPrettyPrinter(new DefaultPrettyPrinter());
+            g.setPrettyPrinter(new Indented());
             JsonWriter.document(g, d, true);
         }
         return w.toString();
