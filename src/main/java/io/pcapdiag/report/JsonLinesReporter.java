@@ -1,6 +1,7 @@
 package io.pcapdiag.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.rules.Pattern;
@@ -19,6 +20,8 @@ import java.util.TreeMap;
  * as they were then; the closing {@code report} line carries the whole document, final counts included.
  */
 public final class JsonLinesReporter implements Reporter {
+    /** Between two root values of one generator: the line's end, as {@code println} writes it. */
+    private static final SerializedString LINE_END = new SerializedString(System.lineSeparator());
     private final PrintWriter out;
     private final String node;
 
@@ -57,28 +60,36 @@ public final class JsonLinesReporter implements Reporter {
     @Override
     public void report(Report r) {
         JsonReporter.Document doc = JsonReporter.document(r);
-        Map<String, Object> head;
-        if (r.live() == null) {
-            // Offline: no wall-clock time to stamp (the output must not depend on when it ran).
-            head = new LinkedHashMap<>();
-            if (node != null) {
-                head.put("node", node);
+        // One generator for the report's lines, each a root value, the line's end between them: not a generator, a
+        // flush and a write to standard output for each of a thousand findings (PERFORMANCE.md).
+        try (JsonGenerator g = JsonReporter.FACTORY.createGenerator(new JsonReporter.NonClosing(out))) {
+            g.setRootValueSeparator(LINE_END);
+            Map<String, Object> head;
+            if (r.live() == null) {
+                // Offline: no wall-clock time to stamp (the output must not depend on when it ran).
+                head = new LinkedHashMap<>();
+                if (node != null) {
+                    head.put("node", node);
+                }
+                for (JsonReporter.FindingDto f : doc.findings()) {
+                    write(g, "finding", head, new FindingFields(f));
+                }
+                for (JsonReporter.AttemptDto a : doc.attemptList()) {
+                    write(g, "attempt", head, new AttemptFields(a));
+                }
+            } else {
+                head = head(r.live().endNanos());
+                head.put("started", Times.utc(r.live().startNanos()));
+                head.put("interfaces", r.live().interfaces());
             }
-            for (JsonReporter.FindingDto f : doc.findings()) {
-                line("finding", head, new FindingFields(f));
-            }
-            for (JsonReporter.AttemptDto a : doc.attemptList()) {
-                line("attempt", head, new AttemptFields(a));
-            }
-        } else {
-            head = head(r.live().endNanos());
-            head.put("started", Times.utc(r.live().startNanos()));
-            head.put("interfaces", r.live().interfaces());
+            head.put("findings_listed", doc.findings().size());
+            // Offline the findings and attempts went on lines of their own.
+            boolean lists = r.live() != null;
+            write(g, "report", head, new DocumentFields(doc, lists));
+        } catch (java.io.IOException e) {
+            throw new UncheckedIOException(e);
         }
-        head.put("findings_listed", doc.findings().size());
-        // Offline the findings and attempts went on lines of their own.
-        boolean lists = r.live() != null;
-        line("report", head, new DocumentFields(doc, lists));
+        out.println();
         out.flush();
     }
 
@@ -91,28 +102,33 @@ public final class JsonLinesReporter implements Reporter {
         return head;
     }
 
-    /**
-     * {@code {"event":..., <head>..., <body's properties, snake_case>}}; body may be null. One generator writes the
-     * line as it serialises: no tree of the head or the body is built (PERFORMANCE.md).
-     */
+    /** One line on its own: a generator of its own, closed (flushed) at the line's end. */
     private void line(String event, Map<String, ?> head, Fields body) {
         try {
             try (JsonGenerator g = JsonReporter.FACTORY.createGenerator(new JsonReporter.NonClosing(out))) {
-                g.writeStartObject();
-                g.writeStringField("event", event);
-                for (Map.Entry<String, ?> e : head.entrySet()) {
-                    g.writeFieldName(e.getKey());
-                    value(g, e.getValue());
-                }
-                if (body != null) {
-                    body.write(g);
-                }
-                g.writeEndObject();
+                write(g, event, head, body);
             }
             out.println();
         } catch (java.io.IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * {@code {"event":..., <head>..., <body's properties, snake_case>}} as a root value of {@code g}; body may be null.
+     * The generator writes the line as it serialises: no tree of the head or the body is built (PERFORMANCE.md).
+     */
+    private static void write(JsonGenerator g, String event, Map<String, ?> head, Fields body) throws java.io.IOException {
+        g.writeStartObject();
+        g.writeStringField("event", event);
+        for (Map.Entry<String, ?> e : head.entrySet()) {
+            g.writeFieldName(e.getKey());
+            value(g, e.getValue());
+        }
+        if (body != null) {
+            body.write(g);
+        }
+        g.writeEndObject();
     }
 
     /**
