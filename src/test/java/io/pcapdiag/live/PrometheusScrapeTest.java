@@ -60,8 +60,9 @@ class PrometheusScrapeTest {
         assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the lab did not finish");
         assertEquals(0, p.exitValue(), "scripts/lab/run failed:\n" + log + "\nprometheus: " + read(work.resolve("prometheus.log")));
 
+        // up == 1, asked until the finding was stored (scrape.sh): empty if no scrape of the target succeeded then.
         JsonNode up = result(work, "up");
-        assertEquals(1, up.size(), up.toString());
+        assertEquals(1, up.size(), "the target is up after the finding: " + up);
         assertEquals("1", up.get(0).get("value").get(1).asText(), "the target is up");
 
         Set<String> names = new TreeSet<>();

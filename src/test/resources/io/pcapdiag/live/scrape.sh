@@ -32,15 +32,17 @@ PY
 }
 stop() {
   # live decides an attempt about 4 s after its SYN (late copies, retransmissions): wait for the lab's finding
-  # (the lab allows 10 s after SIGTERM), then until Prometheus has stored the counter at 1 (a scrape after it; a
-  # fixed wait could end with none on a loaded machine, whose scrapes can time out), for at most 3 s.
+  # (the lab allows 10 s after SIGTERM), then until Prometheus has stored the counter at 1 and its last scrape of
+  # the target succeeded (a fixed wait could end with neither on a loaded machine, whose scrapes can time out), for
+  # at most 3 s. up.json is the answer of the last try: the target up (1), or nothing if it never was.
   for _ in $(seq 1 60); do grep -q '"event":"finding"' "$dir/live.out" && break; sleep 0.1; done
   for _ in $(seq 1 20); do
     query counted 'pcapdiag_findings_total{pattern="connection-refused"} == 1' 2>/dev/null \
-      && grep -q '"value"' "$dir/counted.json" && break
+      && grep -q '"value"' "$dir/counted.json" \
+      && query up 'up{job="pcapdiag"} == 1' 2>/dev/null && grep -q '"value"' "$dir/up.json" && break
     sleep 0.1
   done
-  query up 'up{job="pcapdiag"}'
+  [ -f "$dir/up.json" ] || query up 'up{job="pcapdiag"} == 1'
   query findings 'pcapdiag_findings_total'
   query refused_range 'pcapdiag_findings_total{pattern="connection-refused"}[2m]'
   query attempts 'pcapdiag_attempts_total'
