@@ -1,10 +1,12 @@
 package io.pcapdiag.capture;
 
+import java.util.Objects;
+
 /**
  * Multi-byte reads from a byte array. Callers check bounds first: the file readers against what they buffered,
  * the decoder against the captured length; each 4-byte read checks its own range once more, as the array's own
- * checks did. Not VarHandle views or a {@code ByteBuffer}: C1, which short runs live in, intrinsifies neither,
- * and compiles a view's read to a chain of calls.
+ * checks did (an {@code IndexOutOfBoundsException} past either end). Not VarHandle views or a {@code ByteBuffer}:
+ * C1, which short runs live in, intrinsifies neither, and compiles a view's read to a chain of calls.
  *
  * <p>A 4-byte read is one load through {@code sun.misc.Unsafe} (which C1 compiles to a single move) after one
  * range check, where four byte loads made four checks: the reading thread's CPU samples on the bench trace 226 -> 192
@@ -60,21 +62,18 @@ public final class Bytes {
         return LOADS ? UNSAFE.getInt(b, at(b, o)) : i32leShifts(b, o);
     }
 
-    /** The address of {@code b[o]} for a 4-byte load, after the range check the array's own loads would make. */
+    /**
+     * The address of {@code b[o]} for a 4-byte load, after the range check the array's own loads would make: {@code o}
+     * from 0 to {@code b.length - 4}, that is an index below {@code b.length - 3} (negative for an array of under 3
+     * bytes, which fails every index), with no sum that can overflow.
+     */
     private static long at(byte[] b, int o) {
-        if ((o | (b.length - 4 - o)) < 0) {
-            throw outside(b, o);
-        }
-        return BASE + o;
+        return BASE + Objects.checkIndex(o, b.length - 3);
     }
 
     /** {@code Integer.reverseBytes}, which C1 leaves a call of its own (an intrinsic of C2's only). */
     private static int swap(int v) {
         return v << 24 | (v & 0xff00) << 8 | (v >>> 8) & 0xff00 | v >>> 24;
-    }
-
-    private static ArrayIndexOutOfBoundsException outside(byte[] b, int o) {
-        return new ArrayIndexOutOfBoundsException("Index " + o + " out of bounds for 4 bytes of length " + b.length);
     }
 
     static int i32beShifts(byte[] b, int o) {

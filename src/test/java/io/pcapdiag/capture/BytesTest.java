@@ -46,15 +46,16 @@ class BytesTest {
     void aReadPastEitherEndThrowsAsTheArrayWould() {
         for (int length = 0; length <= 9; length++) {
             byte[] b = new byte[length];
-            for (int o : new int[] {-4, -1, length - 3, length, length + 1, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
-                if (o >= 0 && o + 4 <= length) {
+            for (int o : new int[] {-4, -1, length - 3, length, length + 1, Integer.MAX_VALUE - 3, Integer.MAX_VALUE,
+                Integer.MIN_VALUE}) {
+                if (o >= 0 && o <= length - 4) {
                     continue;
                 }
                 int at = o;
-                assertThrows(ArrayIndexOutOfBoundsException.class, () -> Bytes.i32le(b, at), "i32le at " + at + " of " + length);
-                assertThrows(ArrayIndexOutOfBoundsException.class, () -> Bytes.i32be(b, at), "i32be at " + at + " of " + length);
-                assertThrows(ArrayIndexOutOfBoundsException.class, () -> Bytes.i32leShifts(b, at));
-                assertThrows(ArrayIndexOutOfBoundsException.class, () -> Bytes.i32beShifts(b, at));
+                assertThrows(IndexOutOfBoundsException.class, () -> Bytes.i32le(b, at), "i32le at " + at + " of " + length);
+                assertThrows(IndexOutOfBoundsException.class, () -> Bytes.i32be(b, at), "i32be at " + at + " of " + length);
+                assertThrows(IndexOutOfBoundsException.class, () -> Bytes.i32leShifts(b, at));
+                assertThrows(IndexOutOfBoundsException.class, () -> Bytes.i32beShifts(b, at));
             }
         }
     }
