@@ -64,8 +64,8 @@ public final class Bytes {
 
     /**
      * The address of {@code b[o]} for a 4-byte load, after the range check the array's own loads would make: {@code o}
-     * from 0 to {@code b.length - 4}, that is an index below {@code b.length - 3} (negative for an array of under 3
-     * bytes, which fails every index), with no sum that can overflow.
+     * from 0 to {@code b.length - 4}, that is an index below {@code b.length - 3} (0 or negative for an array of under
+     * 4 bytes, which fails every index), with no sum that can overflow.
      */
     private static long at(byte[] b, int o) {
         return BASE + Objects.checkIndex(o, b.length - 3);
