@@ -62,7 +62,7 @@ public final class JsonLinesReporter implements Reporter {
         JsonReporter.Document doc = JsonReporter.document(r);
         // One generator for the report's lines, each a root value, the line's end between them: not a generator, a
         // flush and a write to standard output for each of a thousand findings (PERFORMANCE.md).
-        try (JsonGenerator g = JsonReporter.FACTORY.createGenerator(new JsonReporter.NonClosing(out))) {
+        try (JsonGenerator g = JsonReporter.generatorOn(out)) {
             g.setRootValueSeparator(LINE_END);
             Map<String, Object> head;
             if (r.live() == null) {
@@ -105,7 +105,7 @@ public final class JsonLinesReporter implements Reporter {
     /** One line on its own: a generator of its own, closed (flushed) at the line's end. */
     private void line(String event, Map<String, ?> head, Fields body) {
         try {
-            try (JsonGenerator g = JsonReporter.FACTORY.createGenerator(new JsonReporter.NonClosing(out))) {
+            try (JsonGenerator g = JsonReporter.generatorOn(out)) {
                 write(g, event, head, body);
             }
             out.println();

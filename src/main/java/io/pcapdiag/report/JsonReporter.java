@@ -135,7 +135,7 @@ public final class JsonReporter implements Reporter {
     @Override
     public void report(Report r) {
         try {
-            try (com.fasterxml.jackson.core.JsonGenerator g = FACTORY.createGenerator(new NonClosing(out))) {
+            try (com.fasterxml.jackson.core.JsonGenerator g = generatorOn(out)) {
                 g.setPrettyPrinter(new Indented());
                 JsonWriter.document(g, document(r), true);
             }
@@ -274,8 +274,13 @@ public final class JsonReporter implements Reporter {
                 s.clockOffsetNanos() == null ? null : new ClockDto(s.clockReference(), s.clockOffsetNanos(), s.clockMatched()));
     }
 
+    /** A generator onto {@code out} that flushes it when closed and leaves it open: the reports' every generator. */
+    static com.fasterxml.jackson.core.JsonGenerator generatorOn(Writer out) throws IOException {
+        return FACTORY.createGenerator(new NonClosing(out));
+    }
+
     /** Jackson closes the writer it is given; stdout must stay open for the caller. */
-    static final class NonClosing extends java.io.FilterWriter {
+    private static final class NonClosing extends java.io.FilterWriter {
         NonClosing(Writer w) {
             super(w);
         }
