@@ -83,14 +83,33 @@ public final class Main implements Runnable {
             CommandLine cl = commandLine(args);
             cl.setOut(out);
             cl.setErr(err);
-            cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> failed(ex, parseResult.subcommand() != null
-                    && parseResult.subcommand().hasMatchedOption("-v"), commandLine.getErr()));
-            cl.setExitCodeExceptionMapper(ex -> ExitCodes.USAGE);
+            // Classes, not lambdas: picocli's interfaces are Java 5 class files, and a lambda implementing one links it
+            // when the class-data archive is dumped, which then leaves it out ("Old class has been linked"), and the
+            // lambda with it: each run that picocli reads loaded them from the jars (LauncherArchiveTest).
+            cl.setExecutionExceptionHandler(new Failed());
+            cl.setExitCodeExceptionMapper(new UsageCode());
             code = cl.execute(args);
         }
         out.flush();
         err.flush();
         return code;
+    }
+
+    /** A command's failure, as {@link #failed(Exception, boolean, PrintWriter)} says it. */
+    private static final class Failed implements CommandLine.IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine commandLine, CommandLine.ParseResult parseResult) {
+            return failed(ex, parseResult.subcommand() != null && parseResult.subcommand().hasMatchedOption("-v"),
+                    commandLine.getErr());
+        }
+    }
+
+    /** An argument picocli could not make a value of: a usage error. */
+    private static final class UsageCode implements CommandLine.IExitCodeExceptionMapper {
+        @Override
+        public int getExitCode(Throwable exception) {
+            return ExitCodes.USAGE;
+        }
     }
 
     /** What a command's failure prints, and its exit code: a bad argument is a usage error, anything else a bug. */

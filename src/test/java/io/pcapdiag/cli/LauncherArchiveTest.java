@@ -14,10 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * scripts/pcapdiag picks its class-data archive by what the run reads: the plain one for a capture alone, the one
- * trained with the scenarios' cluster snapshots and node facts for a run given {@code --cluster} or
- * {@code --node-facts}, for {@code check} (whose files give them) and for {@code live} (which reads its node's facts
- * and, in a pod, watches the cluster). The JVM's own logs say which archive it
+ * scripts/pcapdiag picks its class-data archive by what the run reads: the plain one for {@code analyze} on a capture
+ * alone, the one trained with the scenarios' cluster snapshots and node facts (and a help run, for picocli's classes)
+ * for a run given {@code --cluster} or {@code --node-facts}, for {@code check} (whose files give them), for
+ * {@code live} (which reads its node's facts and, in a pod, watches the cluster) and for what picocli reads (help,
+ * version). The JVM's own logs say which archive it
  * opened and where each class came from: with the second archive, the fabric8 Kubernetes model and Jackson's data
  * binding (1,337 classes read from the jars before it) come from the archive. Slow: the launcher trains both
  * archives after each build (about 3 and 8 s).
@@ -111,5 +112,18 @@ class LauncherArchiveTest {
         Path d = Files.createDirectories(dir.resolve("live"));
         run(d, List.of("live", "--help"));
         assertEquals(PROJECT.resolve("target/pcapdiag-context.jsa").toString(), opened(d));
+        // analyze on plain arguments reads them without picocli (its archive has none of the help runs' classes: a
+        // smaller archive to relocate at every start); what picocli reads (help, version, @files) takes the second.
+        for (List<String> args : List.of(List.of("analyze", "--help"), List.of("--version"))) {
+            Path e = Files.createDirectories(dir.resolve(String.join("-", args).replace("-", "")));
+            run(e, args);
+            assertEquals(PROJECT.resolve("target/pcapdiag-context.jsa").toString(), opened(e), args.toString());
+            int[] k = {0};
+            assertEquals(List.of(), notShared(e, List.of("picocli."), k), args + ": picocli's classes from the archive");
+            assertTrue(k[0] > 50, args + ": " + k[0] + " of picocli's classes loaded");
+        }
+        int[] few = {0};
+        assertEquals(List.of(), notShared(a, List.of("picocli."), few), "the few of picocli's classes analyze loads");
+        assertTrue(few[0] < 20, few[0] + " of picocli's classes loaded by analyze on plain arguments");
     }
 }
