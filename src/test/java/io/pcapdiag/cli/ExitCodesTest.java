@@ -3,7 +3,9 @@ package io.pcapdiag.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pcapdiag.report.Utf8PrintWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.Writer;
@@ -16,6 +18,8 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -95,5 +99,35 @@ class ExitCodesTest {
         int code = Main.run(new String[] {"analyze", capture}, new PrintWriter(new Full()), new PrintWriter(err));
         assertEquals(ExitCodes.OUTPUT, code, err.toString());
         assertEquals("pcapdiag: " + ExitCodes.OUTPUT_FAILED + System.lineSeparator(), err.toString());
+    }
+
+    /** A byte stream that fails like a full disk, under standard output as Main makes it. */
+    private static final class FullStream extends OutputStream {
+        @Override
+        public void write(int b) throws IOException {
+            throw new IOException("No space left on device");
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            throw new IOException("No space left on device");
+        }
+
+        @Override
+        public void flush() throws IOException {
+            throw new IOException("No space left on device");
+        }
+    }
+
+    /** The JSON reports write standard output's bytes themselves (Utf8PrintWriter): a failure there is the same. */
+    @ParameterizedTest
+    @ValueSource(strings = {"text", "json", "jsonl"})
+    void standardOutputThatCannotBeWrittenIsExitCodeFiveAndOneLine(String format) {
+        StringWriter err = new StringWriter();
+        String capture = CliRun.projectDir().resolve("captures/hairpin-no-brnf/any.pcap").toString();
+        int code = Main.run(new String[] {"analyze", "--format", format, capture}, new Utf8PrintWriter(new FullStream()),
+                new PrintWriter(err));
+        assertEquals(ExitCodes.OUTPUT, code, format + ": " + err);
+        assertEquals("pcapdiag: " + ExitCodes.OUTPUT_FAILED + System.lineSeparator(), err.toString(), format);
     }
 }
