@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * scripts/pcapdiag runs pcapdiag on a Java runtime of the modules it uses, linked (jlink) into target/runtime from the
  * JDK whose java is on the PATH, and links it again when that JDK was upgraded, or runs the other java when the PATH
- * names another one. In a copy of the launcher, the jar and its libraries (no sources: nothing to build; no captures:
+ * names another one, and marks a java it cannot link from (no jlink) so that later runs do not try again. In a copy of the launcher, the jar and its libraries (no sources: nothing to build; no captures:
  * no archives to train). Slow: each link takes a few seconds.
  */
 @Tag("slow")
@@ -88,6 +88,15 @@ class LauncherRuntimeTest {
         copyTree(runtime, other);
         String path = other.resolve("bin") + ":" + System.getenv("PATH");
         assertEquals(other.toString(), javaHome(copy, path));
+        // Where there is no jlink to link with, the launcher says so in a mark of its own, and the next runs with the
+        // same java do not look again (a link that fails would cost each of them seconds).
+        Path none = copy.resolve("target/runtime.none");
+        assertTrue(Files.isSameFile(none.resolve("jdk-java"), other.resolve("bin/java")), "marked for the other java");
+        FileTime marked = Files.getLastModifiedTime(none.resolve("release"));
+        assertEquals(other.toString(), javaHome(copy, path));
+        assertEquals(marked, Files.getLastModifiedTime(none.resolve("release")), "not looked at again");
+        // The runtime linked from the first JDK is still there, and runs again once that JDK is first on the PATH.
+        assertEquals(runtime.toString(), javaHome(copy, null));
     }
 
     /** The MODULES line of a runtime's release file. */
