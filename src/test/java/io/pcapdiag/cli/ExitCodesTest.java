@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pcapdiag.report.Utf8PrintWriter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.Writer;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Map;
 import java.util.TreeMap;
@@ -75,33 +76,7 @@ class ExitCodesTest {
         assertEquals(defined().keySet(), said, m.group(1));
     }
 
-    /** A writer that fails like a full disk. */
-    private static final class Full extends Writer {
-        @Override
-        public void write(char[] cbuf, int off, int len) throws IOException {
-            throw new IOException("No space left on device");
-        }
-
-        @Override
-        public void flush() throws IOException {
-            throw new IOException("No space left on device");
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    @Test
-    void aReportThatCannotBeWrittenIsExitCodeFiveAndOneLine() {
-        StringWriter err = new StringWriter();
-        String capture = CliRun.projectDir().resolve("captures/hairpin-no-brnf/any.pcap").toString();
-        int code = Main.run(new String[] {"analyze", capture}, new PrintWriter(new Full()), new PrintWriter(err));
-        assertEquals(ExitCodes.OUTPUT, code, err.toString());
-        assertEquals("pcapdiag: " + ExitCodes.OUTPUT_FAILED + System.lineSeparator(), err.toString());
-    }
-
-    /** A byte stream that fails like a full disk, under standard output as Main makes it. */
+    /** A byte stream that fails like a full disk. */
     private static final class FullStream extends OutputStream {
         @Override
         public void write(int b) throws IOException {
@@ -119,15 +94,25 @@ class ExitCodesTest {
         }
     }
 
+    /** analyze of a scenario's capture in {@code format} onto {@code out}, which fails: exit code 5 and one line. */
+    private static void failsWithOneLine(String format, PrintWriter out) {
+        StringWriter err = new StringWriter();
+        String capture = CliRun.projectDir().resolve("captures/hairpin-no-brnf/any.pcap").toString();
+        int code = Main.run(new String[] {"analyze", "--format", format, capture}, out, new PrintWriter(err));
+        assertEquals(ExitCodes.OUTPUT, code, format + ": " + err);
+        assertEquals("pcapdiag: " + ExitCodes.OUTPUT_FAILED + System.lineSeparator(), err.toString(), format);
+    }
+
+    /** A writer of an in-process caller's own, onto a full disk. */
+    @Test
+    void aReportThatCannotBeWrittenIsExitCodeFiveAndOneLine() {
+        failsWithOneLine("text", new PrintWriter(new OutputStreamWriter(new FullStream(), StandardCharsets.UTF_8)));
+    }
+
     /** The JSON reports write standard output's bytes themselves (Utf8PrintWriter): a failure there is the same. */
     @ParameterizedTest
     @ValueSource(strings = {"text", "json", "jsonl"})
     void standardOutputThatCannotBeWrittenIsExitCodeFiveAndOneLine(String format) {
-        StringWriter err = new StringWriter();
-        String capture = CliRun.projectDir().resolve("captures/hairpin-no-brnf/any.pcap").toString();
-        int code = Main.run(new String[] {"analyze", "--format", format, capture}, new Utf8PrintWriter(new FullStream()),
-                new PrintWriter(err));
-        assertEquals(ExitCodes.OUTPUT, code, format + ": " + err);
-        assertEquals("pcapdiag: " + ExitCodes.OUTPUT_FAILED + System.lineSeparator(), err.toString(), format);
+        failsWithOneLine(format, new Utf8PrintWriter(new FullStream()));
     }
 }

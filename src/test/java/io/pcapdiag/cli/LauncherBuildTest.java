@@ -65,12 +65,18 @@ class LauncherBuildTest {
         return out;
     }
 
-    /** A file or a directory and all under it, each with its time of last change (Maven's jar compares them). */
-    private static void copyTree(Path from, Path to) throws IOException {
+    /**
+     * A file or a directory and all under it, each with its time of last change (Maven's jar compares them) and its
+     * permissions; symbolic links left out (a runtime's links to its JDK, LauncherRuntimeTest).
+     */
+    static void copyTree(Path from, Path to) throws IOException {
         List<Path> dirs = new ArrayList<>();
         try (Stream<Path> s = Files.walk(from)) {
             for (Path p : (Iterable<Path>) s::iterator) {
                 Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isSymbolicLink(p)) {
+                    continue;
+                }
                 if (Files.isDirectory(p)) {
                     Files.createDirectories(target);
                     dirs.add(p);

@@ -6,19 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,7 +52,7 @@ class LauncherRuntimeTest {
     void runsOnARuntimeLinkedFromTheJdkOnThePathAndLinksItAgainWhenThatChanges(@TempDir Path dir) throws Exception {
         Path copy = dir.resolve("project");
         for (String p : List.of("scripts/pcapdiag", "target/pcapdiag.jar", "target/lib")) {
-            copyTree(PROJECT.resolve(p), copy.resolve(p));
+            LauncherBuildTest.copyTree(PROJECT.resolve(p), copy.resolve(p));
         }
         Path runtime = copy.resolve("target/runtime");
 
@@ -85,7 +81,7 @@ class LauncherRuntimeTest {
         // Another java first on the PATH (here a runtime of its own, which has no jlink to link from): that one runs,
         // not the runtime linked from the first.
         Path other = dir.resolve("other-java");
-        copyTree(runtime, other);
+        LauncherBuildTest.copyTree(runtime, other);
         String path = other.resolve("bin") + ":" + System.getenv("PATH");
         assertEquals(other.toString(), javaHome(copy, path));
         // Where there is no jlink to link with, the launcher says so in a mark of its own, and the next runs with the
@@ -117,25 +113,5 @@ class LauncherRuntimeTest {
             }
         }
         throw new AssertionError("no modules= in scripts/image");
-    }
-
-    /** A file or a directory and all under it, with its times and permissions; symbolic links left out. */
-    private static void copyTree(Path from, Path to) throws IOException {
-        List<Path> all = new ArrayList<>();
-        try (Stream<Path> s = Files.walk(from)) {
-            s.forEach(all::add);
-        }
-        for (Path p : all) {
-            Path target = to.resolve(from.relativize(p).toString());
-            if (Files.isSymbolicLink(p)) {
-                continue;
-            }
-            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectories(target);
-            } else {
-                Files.createDirectories(target.getParent());
-                Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-            }
-        }
     }
 }

@@ -9,8 +9,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The prefilter on TCP that is in no tunnel, where its two fast paths (untagged Ethernet with IPv4, and with IPv6) take
- * most of a node's frames: it may skip only what the full decoder calls a plain TCP segment, and it must skip every
+ * The prefilter on TCP that is in no tunnel, where its fast path (untagged Ethernet with IPv4) and its general path
+ * take most of a node's frames: it may skip only what the full decoder calls a plain TCP segment, and it must skip every
  * well-formed plain one ({@link PrefilterCases}). Random segments on Ethernet, Linux cooked v2 and raw IP, v4 and v6,
  * each built well or varied in one of the ways the decoder cares about.
  */
