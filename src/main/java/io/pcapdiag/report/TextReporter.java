@@ -34,8 +34,12 @@ import java.util.StringJoiner;
 public final class TextReporter implements Reporter {
     public static final int DEFAULT_MAX_FINDINGS = 50;
     private static final int WIDTH = 100;
+    /** Characters written out at once (see {@link #spill}); a report longer than that is written a page at a time. */
+    private static final int PAGE = 1 << 16;
+    private static final String NEWLINE = System.lineSeparator();
     private final PrintWriter out;
     private final boolean color;
+    private final StringBuilder page = new StringBuilder(PAGE + 4096);
 
     public TextReporter(PrintWriter out, boolean color) {
         this.out = out;
@@ -43,41 +47,42 @@ public final class TextReporter implements Reporter {
     }
 
     @Override
-    public void report(Report r) {
+    public synchronized void report(Report r) {
         if (r.live() != null) {
             liveHeader(r.live());
         }
         Result result = r.result();
         for (CaptureSummary s : result.captures()) {
-            out.println(captureLine(s));
+            println(captureLine(s));
         }
         Result.TrackerStats t = result.tracker();
         if (t.evicted() > 0) {
-            out.println("tracker: " + t.evicted() + " attempts evicted (table full at " + t.maxOpen()
+            println("tracker: " + t.evicted() + " attempts evicted (table full at " + t.maxOpen()
                     + " open attempts; raise --max-open); evicted attempts without an answer were not judged");
         }
         for (Diagnosis d : r.diagnoses()) {
-            out.println();
+            println();
             finding(d);
         }
         if (!r.attempts().isEmpty()) {
-            out.println();
-            out.println("Attempts (" + r.attempts().size() + (result.attemptsNotListed() > 0
+            println();
+            println("Attempts (" + r.attempts().size() + (result.attemptsNotListed() > 0
                     ? " first in capture order; " + result.attemptsNotListed() + " more not listed" : "") + "):");
             for (AttemptView a : r.attempts()) {
-                out.println("  " + attemptLine(a));
+                println("  " + attemptLine(a));
             }
         }
-        out.println();
+        println();
         int hidden = r.findingCount() - r.diagnoses().size();
         if (hidden > 0) {
-            out.println(hidden + " more findings not shown (raise --max-findings " + r.listLimit() + " to see them)");
+            println(hidden + " more findings not shown (raise --max-findings " + r.listLimit() + " to see them)");
         }
         for (Map.Entry<Pattern, Long> e : result.overflow().entrySet()) {
-            out.println(e.getValue() + " " + e.getKey().id() + " attempts were counted but not grouped:"
+            println(e.getValue() + " " + e.getKey().id() + " attempts were counted but not grouped:"
                     + " the bound on distinct findings was reached");
         }
-        out.println(totalLine(result));
+        println(totalLine(result));
+        spill();
         out.flush();
     }
 
@@ -154,7 +159,7 @@ public final class TextReporter implements Reporter {
     private void finding(Diagnosis d) {
         Finding f = d.finding();
         String sev = f.severity() == Severity.ERROR ? paint("ERROR", "1;31") : paint("WARNING", "1;33");
-        out.println(sev + " " + paint(f.pattern().id(), "1") + ": " + f.pattern().title());
+        println(sev + " " + paint(f.pattern().id(), "1") + ": " + f.pattern().title());
         StringBuilder who = new StringBuilder("  ").append(named(f.client().toString(), d.client())).append(" -> ")
                 .append(named(f.target().toString(), d.target()));
         if (f.responder() != null) {
@@ -164,7 +169,7 @@ public final class TextReporter implements Reporter {
         if (f.attempts() > 1) {
             who.append(" between ").append(Times.utc(f.firstNanos())).append(" and ").append(Times.utc(f.lastNanos()));
         }
-        out.println(who);
+        println(who);
         causes(d);
         Explanation x = d.explanation();
         List<String> told = new ArrayList<>();
@@ -185,15 +190,15 @@ public final class TextReporter implements Reporter {
         if (!likely.isEmpty()) {
             wrap("  Probably: ", "    ", String.join(" ", likely));
         }
-        out.println("  Evidence:");
+        println("  Evidence:");
         for (EvidencePacket p : d.evidence()) {
             String where = p.capture() + " #" + p.frame() + (p.iface() != null ? " " + p.iface() : "");
             String role = p.role().id();
-            out.println("    " + role + " ".repeat(Math.max(0, 10 - role.length())) + " " + where + "  " + Times.utc(p.nanos()));
-            out.println("               " + p.summary());
+            println("    " + role + " ".repeat(Math.max(0, 10 - role.length())) + " " + where + "  " + Times.utc(p.nanos()));
+            println("               " + p.summary());
         }
         path(d);
-        out.println("  Wireshark: " + d.displayFilter());
+        println("  Wireshark: " + d.displayFilter());
         if (d.decodeAs() != null) {
             wrap("  Decode as: ", "    ", d.decodeAs() + " (the frames are inside a tunnel Wireshark does not decode on that"
                     + " port by itself: tshark -d " + d.decodeAs() + ", or Analyze > Decode As)");
@@ -204,7 +209,7 @@ public final class TextReporter implements Reporter {
         for (String c : x.checks()) {
             wrap("  Check: ", "    ", c);
         }
-        out.println("  Fixes:");
+        println("  Fixes:");
         int n = 1;
         for (Explanation.Remedy rem : x.remedies()) {
             wrap("    " + n++ + ". ", "       ", rem.fix());
@@ -238,7 +243,7 @@ public final class TextReporter implements Reporter {
             return;
         }
         if (allUnknown(d.causes())) {
-            out.println(d.informed()
+            println(d.informed()
                     ? "  Cause: unconfirmed (the context given cannot judge " + ids(d.causes()) + ")"
                     : "  Cause: unconfirmed (no cluster or node context)");
             return;
@@ -353,8 +358,9 @@ public final class TextReporter implements Reporter {
     // ---------------------------------------------------------------- live
 
     @Override
-    public void finding(Diagnosis d, Pattern previous, long nowNanos) {
-        out.println(findingLine(d, previous));
+    public synchronized void finding(Diagnosis d, Pattern previous, long nowNanos) {
+        println(findingLine(d, previous));
+        spill();
         out.flush();
     }
 
@@ -383,7 +389,7 @@ public final class TextReporter implements Reporter {
     }
 
     @Override
-    public void summary(Progress p) {
+    public synchronized void summary(Progress p) {
         long packets = p.interfaces().stream().mapToLong(InterfaceStatus::packets).sum();
         long attempts = p.outcomes().values().stream().mapToLong(Long::longValue).sum();
         long findings = p.findings().values().stream().mapToLong(Long::longValue).sum();
@@ -396,21 +402,22 @@ public final class TextReporter implements Reporter {
         fj.setEmptyValue("");
         p.findings().forEach((pattern, n) -> fj.add(n + " " + pattern.id()));
         sb.append(fj);
-        out.println(sb);
+        println(sb);
         for (InterfaceStatus i : p.interfaces()) {
-            out.println("  " + interfaceLine(i));
+            println("  " + interfaceLine(i));
         }
         dropWarning(p.interfaces());
+        spill();
         out.flush();
     }
 
     private void liveHeader(Report.Live live) {
         long packets = live.interfaces().stream().mapToLong(InterfaceStatus::packets).sum();
-        out.println("live capture from " + Times.utc(live.startNanos()) + " to " + Times.utc(live.endNanos()) + ": "
+        println("live capture from " + Times.utc(live.startNanos()) + " to " + Times.utc(live.endNanos()) + ": "
                 + packets + (packets == 1 ? " packet" : " packets") + " on " + live.interfaces().size()
                 + (live.interfaces().size() == 1 ? " interface" : " interfaces"));
         for (InterfaceStatus i : live.interfaces()) {
-            out.println("  " + interfaceLine(i));
+            println("  " + interfaceLine(i));
         }
         dropWarning(live.interfaces());
     }
@@ -434,12 +441,41 @@ public final class TextReporter implements Reporter {
         long kernel = interfaces.stream().mapToLong(InterfaceStatus::droppedByKernel).sum();
         long iface = interfaces.stream().mapToLong(InterfaceStatus::droppedByInterface).sum();
         if (kernel > 0) {
-            out.println("WARNING: the kernel dropped " + kernel + " packets that passed the filter (the capture buffer was"
+            println("WARNING: the kernel dropped " + kernel + " packets that passed the filter (the capture buffer was"
                     + " full): the picture is incomplete; raise --buffer-size or capture fewer interfaces");
         }
         if (iface > 0) {
-            out.println("WARNING: the interfaces dropped " + iface + " packets: the picture may be incomplete");
+            println("WARNING: the interfaces dropped " + iface + " packets: the picture may be incomplete");
         }
+    }
+
+    /** A line of the page being written: standard output's characters are encoded once a page is full, not per line. */
+    private void println(CharSequence s) {
+        page.append(s).append(NEWLINE);
+        if (page.length() >= PAGE) {
+            spill();
+        }
+    }
+
+    private void println() {
+        println("");
+    }
+
+    /**
+     * The page written out: onto standard output's bytes as one UTF-8 array ({@link Utf8PrintWriter#writeUtf8}), where
+     * a {@code println} a line went through the writer's encoder twice a line (the text and the line's end), some 3,900
+     * times for the bench trace's 50 findings (PERFORMANCE.md); through the writer for any other.
+     */
+    private void spill() {
+        if (page.length() == 0) {
+            return;
+        }
+        if (out instanceof Utf8PrintWriter u) {
+            u.writeUtf8(page.toString());
+        } else {
+            out.append(page);
+        }
+        page.setLength(0);
     }
 
     private String paint(String s, String ansi) {
@@ -452,7 +488,7 @@ public final class TextReporter implements Reporter {
         int fresh = lead.length();
         for (String word : text.split(" ")) {
             if (line.length() > fresh && line.length() + 1 + word.length() > WIDTH) {
-                out.println(line);
+                println(line);
                 line = new StringBuilder(indent);
                 fresh = indent.length();
             }
@@ -461,6 +497,6 @@ public final class TextReporter implements Reporter {
             }
             line.append(word);
         }
-        out.println(line);
+        println(line);
     }
 }

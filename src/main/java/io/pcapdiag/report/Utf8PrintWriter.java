@@ -28,6 +28,17 @@ public final class Utf8PrintWriter extends PrintWriter {
         return bytes;
     }
 
+    /**
+     * Writes {@code s} as one array of UTF-8 bytes (the characters written before it first): for a page of the text
+     * report, whose lines one by one went through the writer's encoder (PERFORMANCE.md). The same bytes as
+     * {@code write(s)}, a lone surrogate included ({@code Utf8PrintWriterTest}).
+     */
+    public void writeUtf8(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        flush();
+        bytes.write(b, 0, b.length);
+    }
+
     private void failed() {
         setError();
     }

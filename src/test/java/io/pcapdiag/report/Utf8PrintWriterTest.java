@@ -1,5 +1,6 @@
 package io.pcapdiag.report;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +15,7 @@ import io.pcapdiag.rules.Pattern;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -32,13 +34,15 @@ import org.junit.jupiter.api.Test;
 class Utf8PrintWriterTest {
     /** Quotes, a backslash, control characters, Latin-1, a character beyond it and one beyond the BMP (a pair). */
     private static final String AWKWARD = "naïve \"quoted\" back\\slash\ttab\u0001 € \uD83D\uDE00 end";
+    /** A high surrogate alone: both writers put a question mark for it. */
+    private static final String LONE = "lone \uD800 surrogate";
 
     private static List<Report> reports() throws IOException {
         List<Path> files = CaptureFilesOnDisk.under(CaptureFilesOnDisk.projectDir().resolve("captures"));
         assertFalse(files.isEmpty(), "no regression captures");
         List<Report> out = new ArrayList<>();
         for (Path p : files) {
-            for (String label : new String[] {null, AWKWARD}) {
+            for (String label : new String[] {null, AWKWARD, LONE}) {
                 Analysis a = new Analysis(Analysis.Options.defaults());
                 a.read(List.of(new Capture(0, p.toString(), label)), Reader.BUILTIN, line -> { });
                 out.add(Report.of(a.finish(), Integer.MAX_VALUE, null));
@@ -47,10 +51,13 @@ class Utf8PrintWriterTest {
         return out;
     }
 
-    /** What {@code print} writes, onto a character writer and onto standard output's bytes, with text around it. */
+    /**
+     * What {@code print} writes, onto a writer that encodes its characters (a file's, or standard output as it was) and
+     * onto standard output's bytes, with text around it: the same bytes.
+     */
     private static void same(String what, Consumer<PrintWriter> print) {
-        StringWriter chars = new StringWriter();
-        PrintWriter w = new PrintWriter(chars);
+        ByteArrayOutputStream encoded = new ByteArrayOutputStream();
+        PrintWriter w = new PrintWriter(new OutputStreamWriter(encoded, StandardCharsets.UTF_8));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Utf8PrintWriter u = new Utf8PrintWriter(bytes);
         for (PrintWriter out : new PrintWriter[] {w, u}) {
@@ -60,7 +67,8 @@ class Utf8PrintWriterTest {
             out.flush();
         }
         assertFalse(u.checkError(), what);
-        assertEquals(chars.toString(), bytes.toString(StandardCharsets.UTF_8), what);
+        assertEquals(encoded.toString(StandardCharsets.UTF_8), bytes.toString(StandardCharsets.UTF_8), what);
+        assertArrayEquals(encoded.toByteArray(), bytes.toByteArray(), what);
     }
 
     @Test
@@ -83,6 +91,42 @@ class Utf8PrintWriterTest {
             findings += r.diagnoses().size();
         }
         assertTrue(findings > 40, findings + " findings written");
+    }
+
+    /**
+     * The text report is written a page at a time ({@code TextReporter}'s 64 Ki characters, onto the bytes as UTF-8): the
+     * captures' reports, each alone and all through one reporter; one report whose findings are every capture's, over
+     * several pages; the live lines and summaries. A lone surrogate goes through both as the writer's encoder has it.
+     */
+    @Test
+    void theTextReportIsTheSameBytesThroughEither() throws IOException {
+        List<Report> reports = reports();
+        List<Diagnosis> all = new ArrayList<>();
+        for (Report r : reports) {
+            same("text " + r.result().captures().get(0).capture(), out -> new TextReporter(out, false).report(r));
+            same("text in colour " + r.result().captures().get(0).capture(), out -> new TextReporter(out, true).report(r));
+            all.addAll(r.diagnoses());
+        }
+        same("text, every report through one reporter", out -> {
+            TextReporter text = new TextReporter(out, false);
+            for (Report r : reports) {
+                text.report(r);
+                if (!r.diagnoses().isEmpty()) {
+                    text.finding(r.diagnoses().get(0), Pattern.NO_RESPONSE, 0);
+                }
+                out.print("between \uD800 lone\n");
+            }
+        });
+        Report first = reports.get(0);
+        List<Diagnosis> many = new ArrayList<>();
+        while (many.size() < 400) {
+            many.addAll(all);
+        }
+        Report large = new Report(first.result(), many, first.notListed(), first.listLimit(), null, first.attempts());
+        StringWriter chars = new StringWriter();
+        new TextReporter(new PrintWriter(chars), false).report(large);
+        assertTrue(chars.toString().length() > 5 * 65_536, chars.toString().length() + " characters: not several pages");
+        same("text over several pages", out -> new TextReporter(out, false).report(large));
     }
 
     /** A stream that fails from its {@code n}th call on (a write, or a flush unless told not to), like a full disk. */
