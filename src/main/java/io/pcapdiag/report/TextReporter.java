@@ -48,6 +48,16 @@ public final class TextReporter implements Reporter {
 
     @Override
     public synchronized void report(Report r) {
+        try {
+            write(r);
+        } finally {
+            // what was made of the report before a failure is printed, as the writer's own lines were
+            spill();
+            out.flush();
+        }
+    }
+
+    private void write(Report r) {
         if (r.live() != null) {
             liveHeader(r.live());
         }
@@ -82,8 +92,6 @@ public final class TextReporter implements Reporter {
                     + " the bound on distinct findings was reached");
         }
         println(totalLine(result));
-        spill();
-        out.flush();
     }
 
     /** {@code 14:04:21.865687 10.244.0.18:40001 > 10.96.10.80:8080 bypassed by 10.244.0.19:80 (nat-bypass-reply) ...}. */
@@ -390,6 +398,15 @@ public final class TextReporter implements Reporter {
 
     @Override
     public synchronized void summary(Progress p) {
+        try {
+            summaryLines(p);
+        } finally {
+            spill();
+            out.flush();
+        }
+    }
+
+    private void summaryLines(Progress p) {
         long packets = p.interfaces().stream().mapToLong(InterfaceStatus::packets).sum();
         long attempts = p.outcomes().values().stream().mapToLong(Long::longValue).sum();
         long findings = p.findings().values().stream().mapToLong(Long::longValue).sum();
@@ -407,8 +424,6 @@ public final class TextReporter implements Reporter {
             println("  " + interfaceLine(i));
         }
         dropWarning(p.interfaces());
-        spill();
-        out.flush();
     }
 
     private void liveHeader(Report.Live live) {

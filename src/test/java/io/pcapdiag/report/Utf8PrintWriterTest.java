@@ -3,6 +3,7 @@ package io.pcapdiag.report;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pcapdiag.analysis.Analysis;
@@ -127,6 +128,30 @@ class Utf8PrintWriterTest {
         new TextReporter(new PrintWriter(chars), false).report(large);
         assertTrue(chars.toString().length() > 5 * 65_536, chars.toString().length() + " characters: not several pages");
         same("text over several pages", out -> new TextReporter(out, false).report(large));
+    }
+
+    /**
+     * A report that fails part way (here a finding the list holds as null) prints the lines made before the failure, as
+     * a writer printed each line before: the page is written out on the way out too.
+     */
+    @Test
+    void aTextReportThatFailsPartWayPrintsWhatWasMadeOfIt() throws IOException {
+        Report first = reports().stream().filter(r -> !r.diagnoses().isEmpty()).findFirst().orElseThrow();
+        List<Diagnosis> broken = new ArrayList<>(first.diagnoses());
+        broken.add(null);
+        Report r = new Report(first.result(), broken, first.notListed(), first.listLimit(), null, first.attempts());
+        StringWriter whole = new StringWriter();
+        new TextReporter(new PrintWriter(whole), false).report(first);
+        String made = whole.toString().substring(0, whole.toString().indexOf(System.lineSeparator() + System.lineSeparator(),
+                whole.toString().lastIndexOf("  Fixes:")));
+        same("text failing part way", out -> {
+            NullPointerException e = assertThrows(NullPointerException.class, () -> new TextReporter(out, false).report(r));
+            out.print("failed: " + e.getClass().getSimpleName() + "\n");
+        });
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Utf8PrintWriter u = new Utf8PrintWriter(bytes);
+        assertThrows(NullPointerException.class, () -> new TextReporter(u, false).report(r));
+        assertTrue(bytes.toString(StandardCharsets.UTF_8).startsWith(made), "the lines before the failure");
     }
 
     /** A stream that fails from its {@code n}th call on (a write, or a flush unless told not to), like a full disk. */
