@@ -45,7 +45,7 @@ public final class NodeTraceGenerator {
 
     static final String USAGE = String.join("\n",
             "usage: NodeTraceGenerator --out FILE [--seed N] [--packets N] [--scale K] [--syn-flood N]",
-            "                          [--vxlan PORT | --geneve PORT | --ipip]",
+            "                          [--short-connections N] [--vxlan PORT | --geneve PORT | --ipip]",
             "",
             "  --out FILE       classic pcap to write (us timestamps, little-endian, Ethernet);",
             "                   the expected findings go to FILE.planted.json",
@@ -55,6 +55,10 @@ public final class NodeTraceGenerator {
             "  --scale K        multiply the target by K (the 4x benchmark variant: --scale 4)",
             "  --syn-flood N    write a SYN-flood trace instead: N unanswered SYNs from distinct",
             "                   source addresses (never retransmitted) over light normal traffic",
+            "  --short-connections N  write a trace dense in short connections instead: N of them,",
+            "                   about 7 packets each (handshake, one small request and answer, close),",
+            "                   20,000 a second, with the same planted failures: a busy node's capture,",
+            "                   where the per-connection cost dominates rather than the per-packet read",
             "  --vxlan PORT     the same traffic with every frame inside VXLAN (VNI 1) on UDP PORT",
             "                   between two node addresses, as a node's eth0 shows an overlay",
             "  --geneve PORT    the same inside Geneve (VNI 1, no options, an Ethernet frame inside),",
@@ -93,6 +97,8 @@ public final class NodeTraceGenerator {
     // SYN flood: spoofed SYNs arrive much faster than real conversations.
     static final double FLOOD_SYNS_PER_SECOND = 100_000;
     static final double FLOOD_BACKGROUND_PER_SECOND = 500;
+    /** --short-connections: new connections per second of capture time. */
+    static final double SHORT_CONNECTIONS_PER_SECOND = 20_000;
     /** Normal traffic goes on this long after the last flood SYN, so every flood SYN is unanswered
      * (DESIGN.md: no answer and the capture went on for at least 3 s after it). */
     static final long FLOOD_TAIL_MICROS = 4_000_000L;
@@ -193,12 +199,14 @@ public final class NodeTraceGenerator {
             writer = w;
             if (options.synFlood >= 0) {
                 floodTrace(options.synFlood);
+            } else if (options.shortConnections > 0) {
+                shortConnectionsTrace(options.shortConnections);
             } else {
                 nodeTrace();
             }
             drainBefore(Long.MAX_VALUE);
         }
-        Summary s = new Summary(options.synFlood >= 0 ? "syn-flood" : "node", options.seed,
+        Summary s = new Summary(options.synFlood >= 0 ? "syn-flood" : options.shortConnections > 0 ? "short-connections" : "node", options.seed,
                 writer.packets, writer.bytes, attempts, planted.clone(), lastTs);
         Path json = Paths.get(out + ".planted.json");
         Files.write(json, s.toJson().getBytes(StandardCharsets.UTF_8));
@@ -211,6 +219,16 @@ public final class NodeTraceGenerator {
         double gap = 1e6 / CONVERSATIONS_PER_SECOND;
         long t = 0;
         while (scheduledPackets < targetPackets || scheduledBytes < targetBytes) {
+            drainBefore(t);
+            conversation(t, true);
+            t += 1 + rng.exp(gap);
+        }
+    }
+
+    private void shortConnectionsTrace(long connections) throws IOException {
+        double gap = 1e6 / SHORT_CONNECTIONS_PER_SECOND;
+        long t = 0;
+        while (attempts < connections) {
             drainBefore(t);
             conversation(t, true);
             t += 1 + rng.exp(gap);
@@ -330,6 +348,10 @@ public final class NodeTraceGenerator {
     }
 
     private void normal(long t, boolean v6) {
+        if (options.shortConnections > 0) {
+            shortConnection(t, v6);
+            return;
+        }
         Dial d = pickDial(v6);
         Conv c = new Conv(d);
         c.syn(t);
@@ -367,6 +389,30 @@ public final class NodeTraceGenerator {
             t += rng.between(3, 30);
             c.client(t, ACK, null, 0, 0);
         }
+    }
+
+    /**
+     * Seven packets: the handshake (the client's request rides on its ACK), one small answer, and the close, the
+     * client's FIN acknowledging the answer.
+     */
+    private void shortConnection(long t, boolean v6) {
+        Dial d = pickDial(v6);
+        Conv c = new Conv(d);
+        c.syn(t);
+        t += d.rtt;
+        c.synAck(t);
+        t += rng.between(3, 30);
+        Msg request = Msg.binary(rng.between(60, 300), binaryPool, rng.nextInt());
+        c.client(t, ACK | PSH, request, 0, request.length());
+        t += d.rtt + rng.between(30, 800);
+        Msg response = Msg.binary(rng.between(100, 500), binaryPool, rng.nextInt());
+        c.server(t, ACK | PSH, response, 0, response.length());
+        t += rng.between(5, 200);
+        c.client(t, FIN | ACK, null, 0, 0);
+        t += d.rtt;
+        c.server(t, FIN | ACK, null, 0, 0);
+        t += rng.between(3, 30);
+        c.client(t, ACK, null, 0, 0);
     }
 
     private void refused(long t, boolean v6) {
@@ -1489,6 +1535,7 @@ public final class NodeTraceGenerator {
         long packets = -1;
         int scale = 1;
         long synFlood = -1;
+        long shortConnections = -1;
         int vxlan;
         int geneve;
         boolean ipip;
@@ -1524,6 +1571,7 @@ public final class NodeTraceGenerator {
                     case "--packets": o.packets = number(a, v, 1); break;
                     case "--scale": o.scale = (int) number(a, v, 1); break;
                     case "--syn-flood": o.synFlood = number(a, v, 0); break;
+                    case "--short-connections": o.shortConnections = number(a, v, 1); break;
                     case "--vxlan": o.vxlan = (int) number(a, v, 1); break;
                     case "--geneve": o.geneve = (int) number(a, v, 1); break;
                     default: throw new IllegalArgumentException("unknown option " + a);
@@ -1531,6 +1579,9 @@ public final class NodeTraceGenerator {
             }
             if (!o.help && o.out == null) {
                 throw new IllegalArgumentException("--out FILE is required");
+            }
+            if (o.synFlood >= 0 && o.shortConnections > 0) {
+                throw new IllegalArgumentException("--syn-flood and --short-connections: one at most");
             }
             if ((o.vxlan > 0 ? 1 : 0) + (o.geneve > 0 ? 1 : 0) + (o.ipip ? 1 : 0) > 1) {
                 throw new IllegalArgumentException("--vxlan, --geneve and --ipip: one at most");
