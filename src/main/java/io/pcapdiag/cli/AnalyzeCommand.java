@@ -15,6 +15,7 @@ import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.Severity;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -46,10 +47,6 @@ import picocli.CommandLine.Model.CommandSpec;
 public final class AnalyzeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
-
-    /** Where the report and the messages go when the command line was read without picocli ({@link AnalyzeArgs}). */
-    java.io.PrintWriter out;
-    java.io.PrintWriter err;
 
     @Mixin
     CommonOptions common;
@@ -120,15 +117,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
         for (int i = 0; i < files.size(); i++) {
             captures.add(new Capture(i, files.get(i), labelled.get(files.get(i))));
         }
-        var err = spec != null ? spec.commandLine().getErr() : this.err;
-        Analysis a = new Analysis(analysis.toOptions(new ErrLines(err, err)));
+        PrintWriter err = spec.commandLine().getErr();
+        Analysis a = new Analysis(analysis.toOptions(ErrLines.to(err, err)));
         try (Progress progress = Progress.start(a, err)) {
-            a.read(captures, r, new ErrLines(err, progress));
+            a.read(captures, r, ErrLines.to(err, progress));
         }
         int listed = analysis.maxFindings(format == Format.text
                 ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS);
         Result result = a.finish(listed);
-        var out = spec != null ? spec.commandLine().getOut() : this.out;
+        PrintWriter out = spec.commandLine().getOut();
         Reporter reporter = switch (format) {
             case text -> new TextReporter(out, common.useColor());
             case json -> new JsonReporter(out);
@@ -144,7 +141,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         if (evidence != null) {
             try {
-                new EvidenceFiles(evidence, captures, r, new ErrLines(err, err)).report(report);
+                new EvidenceFiles(evidence, captures, r, ErrLines.to(err, err)).report(report);
             } catch (UncheckedIOException e) {
                 err.println("pcapdiag: --evidence " + evidence + ": cannot write: " + IoReasons.of(e.getCause()));
                 err.flush();
