@@ -164,10 +164,7 @@ public final class LiveCommand implements Callable<Integer> {
         LiveSession.Timing timing = new LiveSession.Timing(Units.nanos("--duration", duration, false),
                 Units.nanos("--summary-interval", summaryInterval, false), Units.nanos("--rescan-interval", rescanInterval, true));
         Severity failOn = analysis.failOnSeverity();
-        java.util.function.Consumer<String> say = line -> {
-            err.println("pcapdiag: " + line);
-            err.flush();
-        };
+        java.util.function.Consumer<String> say = ErrLines.to(err, err);
         var options = analysis.toOptions(say);
         if (metricsPort < 0 || metricsPort > 65535) {
             throw new IllegalArgumentException("--metrics-port must be 0-65535");
@@ -261,12 +258,7 @@ public final class LiveCommand implements Callable<Integer> {
                 }
             }
         };
-        java.util.function.Consumer<String> say = line -> {
-            synchronized (err) {
-                err.println("pcapdiag: " + line);
-                err.flush();
-            }
-        };
+        java.util.function.Consumer<String> say = ErrLines.to(err, err);
         List<Reporter> reporters = new java.util.ArrayList<>(List.of(output, metrics));
         io.pcapdiag.cluster.FindingEvents posted = events ? new io.pcapdiag.cluster.FindingEvents(cluster, node, say, System::nanoTime) : null;
         if (posted != null) {
