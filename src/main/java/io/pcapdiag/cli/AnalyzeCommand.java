@@ -8,10 +8,6 @@ import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.report.EvidenceFiles;
 import io.pcapdiag.report.Format;
 import io.pcapdiag.report.IoReasons;
-import io.pcapdiag.report.JsonLinesReporter;
-import io.pcapdiag.report.JsonReporter;
-import io.pcapdiag.report.Reporter;
-import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.Severity;
 import java.io.IOException;
@@ -42,7 +38,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "1:findings at or above --fail-on SEVERITY",
             "2:usage error",
             "3:no input could be read",
-            "4:internal error (a bug: rerun with -v and report the stack trace)",
+            ExitCodes.INTERNAL_HELP,
             "5:the report could not be written (standard output full or closed), or --evidence's files"})
 public final class AnalyzeCommand implements Callable<Integer> {
     @Spec
@@ -122,17 +118,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
         try (Progress progress = Progress.start(a, err)) {
             a.read(captures, r, ErrLines.to(err, progress));
         }
-        int listed = analysis.maxFindings(format == Format.text
-                ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS);
+        int listed = analysis.maxFindings(format);
         Result result = a.finish(listed);
         PrintWriter out = spec.commandLine().getOut();
-        Reporter reporter = switch (format) {
-            case text -> new TextReporter(out, common.useColor());
-            case json -> new JsonReporter(out);
-            case jsonl -> new JsonLinesReporter(out, null);
-        };
         Report report = Report.of(result, listed, null);
-        reporter.report(report);
+        common.reporter(format, out, null).report(report);
         out.flush();
         if (out.checkError()) {
             err.println("pcapdiag: " + ExitCodes.OUTPUT_FAILED);

@@ -33,7 +33,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "1:some capture differs from its baseline, has none, or could not be read",
             "2:usage error (no such file or directory, --junit FILE cannot be written)",
             "3:no capture found",
-            "4:internal error (a bug: rerun with -v and report the stack trace)",
+            ExitCodes.INTERNAL_HELP,
             "5:the report could not be written (standard output full or closed)"})
 public final class CheckCommand implements Callable<Integer> {
     @Spec

@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
             "1:findings at or above --fail-on SEVERITY; check: a capture differs from its baseline",
             "2:usage error",
             "3:no input could be read (analyze), no interface captured (live), no capture found (check)",
-            "4:internal error (a bug: rerun with -v and report the stack trace)",
+            ExitCodes.INTERNAL_HELP,
             "5:the report could not be written (standard output full or closed)"})
 public final class Main implements Runnable {
     @CommandLine.Spec
