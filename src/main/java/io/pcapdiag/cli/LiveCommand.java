@@ -375,7 +375,7 @@ public final class LiveCommand implements Callable<Integer> {
 
 
     /** {@code pcapdiag live -V}: pcapdiag's version and the libpcap it captures with, as tcpdump --version says it. */
-    static final class Version implements picocli.CommandLine.IVersionProvider {
+    public static final class Version implements picocli.CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
             String pcapdiag = new Main.Version().getVersion()[0];

@@ -97,7 +97,7 @@ public final class Main implements Runnable {
     }
 
     /** Version from the jar manifest, or "dev" when run from classes. */
-    static final class Version implements CommandLine.IVersionProvider {
+    public static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
             String v = Main.class.getPackage().getImplementationVersion();
