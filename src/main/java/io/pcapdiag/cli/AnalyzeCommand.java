@@ -17,6 +17,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,11 +100,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--reader takes builtin or pcap4j, not '" + reader + "'");
         };
         Severity failOn = analysis.failOnSeverity();
-        int stdin = 0;
-        for (String f : files) {
-            if (f.equals("-") && ++stdin > 1) {
-                throw new IllegalArgumentException("stdin (-) can be read only once");
-            }
+        if (files.stream().filter("-"::equals).count() > 1) {
+            throw new IllegalArgumentException("stdin (-) can be read only once");
         }
         if (evidence != null) {
             evidenceDirectory(evidence);
@@ -142,14 +140,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (result.nothingRead()) {
             return ExitCodes.NO_INPUT;
         }
-        if (failOn != null) {
-            for (Pattern p : Pattern.values()) {
-                if (p.severity().compareTo(failOn) >= 0 && result.findings().findings(p) > 0) {
-                    return ExitCodes.FINDINGS;
-                }
-            }
-        }
-        return ExitCodes.OK;
+        boolean failing = failOn != null && Arrays.stream(Pattern.values())
+                .anyMatch(p -> p.severity().compareTo(failOn) >= 0 && result.findings().findings(p) > 0);
+        return failing ? ExitCodes.FINDINGS : ExitCodes.OK;
     }
 
     /**

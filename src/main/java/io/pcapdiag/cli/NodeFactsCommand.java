@@ -21,8 +21,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code pcapdiag node-facts}: one JSON document about the node it runs on, which NodeFacts.read takes back.
- * Nothing of io.pcapdiag.node is loaded unless this command runs: its fields and signatures name JDK types only,
- * so that registering it costs {@code analyze} no start-up time.
+ * Its fields and signatures name JDK types only, so that picocli's model of it loads nothing of io.pcapdiag.node: only
+ * running it does (NodeFactsCommandTest).
  */
 @Command(name = "node-facts", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = {
