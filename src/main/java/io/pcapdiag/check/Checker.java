@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -31,6 +32,8 @@ import java.util.stream.Stream;
 public final class Checker {
     /** What a capture is called: what tcpdump, dumpcap and gzip write. */
     private static final Pattern CAPTURE = Pattern.compile(".*\\.(pcap|pcapng|cap)(\\.gz)?$");
+    /** {@link #CAPTURE} in words. */
+    public static final String CAPTURE_NAMES = ".pcap, .pcapng, .cap, optionally .gz";
     public static final String BASELINE_SUFFIX = ".expected.json";
 
     /** Runs {@code pcapdiag} with these arguments in-process. */
@@ -59,6 +62,10 @@ public final class Checker {
      * @param details  the diff lines and what the analysis said on stderr
      */
     public record Case(String capture, Status status, String headline, List<String> details, long nanos) {
+        /** The headline and the details, a line each. */
+        public String message() {
+            return Stream.concat(Stream.of(headline), details.stream()).collect(Collectors.joining("\n"));
+        }
     }
 
     /** A capture to check, or an orphan baseline (capture null). */
@@ -69,11 +76,13 @@ public final class Checker {
     }
 
     private final Analyzer analyzer;
+    private final OptionsFile optionsFile;
     private final boolean update;
     private final int jobs;
 
-    public Checker(Analyzer analyzer, boolean update, int jobs) {
+    public Checker(Analyzer analyzer, OptionsFile optionsFile, boolean update, int jobs) {
         this.analyzer = analyzer;
+        this.optionsFile = optionsFile;
         this.update = update;
         this.jobs = Math.max(1, jobs);
     }
@@ -108,8 +117,7 @@ public final class Checker {
                 }
             } else if (Files.exists(a)) {
                 if (!isCapture(a.getFileName().toString())) {
-                    throw new IllegalArgumentException(a + " is not a capture (.pcap, .pcapng, .cap, optionally .gz)"
-                            + " nor a directory");
+                    throw new IllegalArgumentException(a + " is not a capture (" + CAPTURE_NAMES + ") nor a directory");
                 }
                 out.put(a.toString(), new Item(a, null));
             } else {
@@ -176,7 +184,7 @@ public final class Checker {
         Path dir = capture.getParent() == null ? Path.of("") : capture.getParent();
         List<String> options;
         try {
-            options = OptionsFile.read(dir);
+            options = optionsFile.read(dir);
         } catch (OptionsFile.Invalid e) {
             return new Case(item.name(), Status.FAILED, e.getMessage(), List.of(), System.nanoTime() - t0);
         }

@@ -25,12 +25,8 @@ public final class GitHubActions {
         if (!c.status().failed()) {
             return;
         }
-        StringBuilder message = new StringBuilder(c.headline());
-        for (String d : c.details()) {
-            message.append('\n').append(d);
-        }
         out.println("::error file=" + property(c.capture()) + ",title=" + property("pcapdiag check") + "::"
-                + data(message.toString()));
+                + data(c.message()));
     }
 
     /** Appends the summary table to {@code file} (the job summary). */

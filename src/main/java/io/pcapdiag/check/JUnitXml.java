@@ -44,11 +44,7 @@ public final class JUnitXml {
                     x.writeStartElement("failure");
                     x.writeAttribute("type", "pcapdiag check");
                     x.writeAttribute("message", clean(c.headline()));
-                    StringBuilder body = new StringBuilder(c.headline());
-                    for (String d : c.details()) {
-                        body.append('\n').append(d);
-                    }
-                    x.writeCharacters(clean(body.toString()));
+                    x.writeCharacters(clean(c.message()));
                     x.writeEndElement();
                     x.writeCharacters("\n    ");
                 } else if (!c.headline().isEmpty()) {

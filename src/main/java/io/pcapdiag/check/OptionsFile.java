@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -18,24 +19,44 @@ import java.util.Set;
  * A directory's {@code pcapdiag.check}: the analyze options its captures need ({@code --lb-ip},
  * {@code --cluster}, {@code --node-facts}...), so a folder of captures says how it is analysed. Options are
  * separated by white space, {@code #} starts a comment line; a path is relative to the file's directory. Options
- * only: a capture here is refused, as are the options that change the report's form.
+ * only: a capture here is refused, as are the options that change the report's form. What analyze's options are
+ * (their names, which take a value, which a path) comes from its command-line model ({@link Option}).
  */
 public final class OptionsFile {
     public static final String NAME = "pcapdiag.check";
-    /** Options whose value is a path. */
-    private static final Set<String> PATHS = Set.of("--cluster", "--node-facts");
     /**
      * Options that change what the report is, not what the analysis knows: check decides those. Help and version
-     * print no report at all: given here they ended the whole check with an internal error, the report it could not
-     * read.
+     * ({@link Option#printsNoReport}) are refused too: given here they ended the whole check with an internal error,
+     * the report it could not read.
      */
-    private static final Set<String> REFUSED = Set.of("-f", "--format", "--evidence", "--label", "--max-findings", "-h",
-            "--help", "-V", "--version");
-    /** analyze's options that take a value (OptionsFileTest holds this to picocli's model of analyze). */
-    static final Set<String> VALUED = Set.of("-f", "--format", "--color", "--lb-ip", "--cluster", "--node-facts",
-            "--node", "--fail-on", "--max-open", "--attempts", "--max-findings", "--label", "--evidence", "--reader");
+    private static final Set<String> REPORT_FORM = Set.of("--format", "--evidence", "--label", "--max-findings");
 
-    private OptionsFile() {
+    /**
+     * One of analyze's options as its model describes it: every name it goes by, whether it takes a value and whether
+     * that value is a path, and whether it prints help or a version instead of a report.
+     */
+    public record Option(List<String> names, boolean takesValue, boolean takesPath, boolean printsNoReport) {
+    }
+
+    private final Set<String> valued = new HashSet<>();
+    private final Set<String> paths = new HashSet<>();
+    private final Set<String> flags = new HashSet<>();
+    private final Set<String> refused = new HashSet<>();
+
+    /** A reader of options files for a command with these options. */
+    public OptionsFile(List<Option> analyze) {
+        for (Option o : analyze) {
+            if (o.printsNoReport() || o.names().stream().anyMatch(REPORT_FORM::contains)) {
+                refused.addAll(o.names());
+            } else if (o.takesValue()) {
+                valued.addAll(o.names());
+                if (o.takesPath()) {
+                    paths.addAll(o.names());
+                }
+            } else {
+                flags.addAll(o.names());
+            }
+        }
     }
 
     /** A bad options file: the message names the file and line. */
@@ -46,7 +67,7 @@ public final class OptionsFile {
     }
 
     /** The options for the captures in {@code dir} (as the user named it), or none without a file. */
-    public static List<String> read(Path dir) throws Invalid {
+    public List<String> read(Path dir) throws Invalid {
         Path file = dir.resolve(NAME);
         if (!Files.exists(file)) {
             return List.of();
@@ -68,14 +89,14 @@ public final class OptionsFile {
             String at = file + ": line " + (n + 1) + ": ";
             for (String token : t.split("\\s+")) {
                 String name = token.contains("=") && token.startsWith("-") ? token.substring(0, token.indexOf('=')) : token;
-                String refused = REFUSED.contains(name) ? name : refusedInCluster(token);
+                String refusedName = refused.contains(name) ? name : refusedInCluster(token);
                 if (valueOf != null) {
-                    out.add(PATHS.contains(valueOf) ? resolve(dir, token, at) : token);
+                    out.add(paths.contains(valueOf) ? resolve(dir, token, at) : token);
                     valueOf = null;
-                } else if (refused != null) {
-                    throw new Invalid(at + refused + (refused.equals(name) ? "" : " (in " + token + ")")
+                } else if (refusedName != null) {
+                    throw new Invalid(at + refusedName + (refusedName.equals(name) ? "" : " (in " + token + ")")
                             + " is not an analysis option (check chooses the report's form)");
-                } else if (PATHS.contains(name) && !name.equals(token)) {
+                } else if (paths.contains(name) && !name.equals(token)) {
                     out.add(name + "=" + resolve(dir, token.substring(name.length() + 1), at));
                 } else if (!unknown && (token.charAt(0) != '-' || token.equals("-") || token.equals("--"))) {
                     // A capture (or the end of the options) here would be analysed with every capture of the
@@ -84,16 +105,16 @@ public final class OptionsFile {
                             + " time; this file holds analyze's options for them)");
                 } else {
                     out.add(token);
-                    if (VALUED.contains(token)) {
+                    if (valued.contains(token)) {
                         valueOf = token;
-                    } else if (!VALUED.contains(name) && !name.equals("-v") && !name.equals("--verbose")) {
+                    } else if (!valued.contains(name) && !flags.contains(name)) {
                         unknown = true; // analyze says what it is: what follows may be its value
                     }
                 }
             }
         }
         if (valueOf != null) {
-            throw new Invalid(file + ": " + valueOf + (PATHS.contains(valueOf) ? " needs a path" : " needs a value")
+            throw new Invalid(file + ": " + valueOf + (paths.contains(valueOf) ? " needs a path" : " needs a value")
                     + " after it");
         }
         return List.copyOf(out);
@@ -101,18 +122,18 @@ public final class OptionsFile {
 
     /**
      * The short option check refuses in a token that clusters analyze's short options as picocli reads them
-     * ({@code -vh}; {@code -fjson} is {@code -f} with its value attached), or null: {@code -v} is passed on.
+     * ({@code -vh}; {@code -fjson} is {@code -f} with its value attached), or null: flags ({@code -v}) are passed on.
      */
-    private static String refusedInCluster(String token) {
+    private String refusedInCluster(String token) {
         if (token.length() < 2 || token.charAt(0) != '-' || token.charAt(1) == '-') {
             return null;
         }
         for (int i = 1; i < token.length(); i++) {
-            char c = token.charAt(i);
-            if (c == 'f' || c == 'h' || c == 'V') {
-                return "-" + c;
+            String option = "-" + token.charAt(i);
+            if (refused.contains(option)) {
+                return option;
             }
-            if (c != 'v') {
+            if (!flags.contains(option)) {
                 return null;
             }
         }

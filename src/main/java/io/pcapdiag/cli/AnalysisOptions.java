@@ -4,6 +4,9 @@ import io.pcapdiag.analysis.Analysis;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.context.LbIps;
 import io.pcapdiag.decode.Ip;
+import io.pcapdiag.report.Format;
+import io.pcapdiag.report.JsonReporter;
+import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Severity;
 import io.pcapdiag.track.Endpoint;
 import io.pcapdiag.context.CaptureNode;
@@ -90,12 +93,15 @@ public final class AnalysisOptions {
                     + "the rest are still counted per pattern.")
     Integer maxFindings;
 
-    /** The bound on findings reported in full for a format whose default is {@code byDefault}. */
-    int maxFindings(int byDefault) {
+    /** The bound on findings reported in full: --max-findings, else the default of {@code format}'s report. */
+    int maxFindings(Format format) {
         if (maxFindings != null && maxFindings < 0) {
             throw new IllegalArgumentException("--max-findings must not be negative");
         }
-        return maxFindings == null ? byDefault : maxFindings;
+        if (maxFindings != null) {
+            return maxFindings;
+        }
+        return format == Format.text ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS;
     }
 
     /**

@@ -8,18 +8,16 @@ import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.report.EvidenceFiles;
 import io.pcapdiag.report.Format;
 import io.pcapdiag.report.IoReasons;
-import io.pcapdiag.report.JsonLinesReporter;
-import io.pcapdiag.report.JsonReporter;
-import io.pcapdiag.report.Reporter;
-import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.Severity;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,15 +39,11 @@ import picocli.CommandLine.Model.CommandSpec;
             "1:findings at or above --fail-on SEVERITY",
             "2:usage error",
             "3:no input could be read",
-            "4:internal error (a bug: rerun with -v and report the stack trace)",
+            ExitCodes.INTERNAL_HELP,
             "5:the report could not be written (standard output full or closed), or --evidence's files"})
 public final class AnalyzeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
-
-    /** Where the report and the messages go when the command line was read without picocli ({@link AnalyzeArgs}). */
-    java.io.PrintWriter out;
-    java.io.PrintWriter err;
 
     @Mixin
     CommonOptions common;
@@ -106,11 +100,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--reader takes builtin or pcap4j, not '" + reader + "'");
         };
         Severity failOn = analysis.failOnSeverity();
-        int stdin = 0;
-        for (String f : files) {
-            if (f.equals("-") && ++stdin > 1) {
-                throw new IllegalArgumentException("stdin (-) can be read only once");
-            }
+        if (files.stream().filter("-"::equals).count() > 1) {
+            throw new IllegalArgumentException("stdin (-) can be read only once");
         }
         if (evidence != null) {
             evidenceDirectory(evidence);
@@ -120,22 +111,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
         for (int i = 0; i < files.size(); i++) {
             captures.add(new Capture(i, files.get(i), labelled.get(files.get(i))));
         }
-        var err = spec != null ? spec.commandLine().getErr() : this.err;
-        Analysis a = new Analysis(analysis.toOptions(new ErrLines(err, err)));
+        PrintWriter err = spec.commandLine().getErr();
+        Analysis a = new Analysis(analysis.toOptions(ErrLines.to(err, err)));
         try (Progress progress = Progress.start(a, err)) {
-            a.read(captures, r, new ErrLines(err, progress));
+            a.read(captures, r, ErrLines.to(err, progress));
         }
-        int listed = analysis.maxFindings(format == Format.text
-                ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS);
+        int listed = analysis.maxFindings(format);
         Result result = a.finish(listed);
-        var out = spec != null ? spec.commandLine().getOut() : this.out;
-        Reporter reporter = switch (format) {
-            case text -> new TextReporter(out, common.useColor());
-            case json -> new JsonReporter(out);
-            case jsonl -> new JsonLinesReporter(out, null);
-        };
+        PrintWriter out = spec.commandLine().getOut();
         Report report = Report.of(result, listed, null);
-        reporter.report(report);
+        common.reporter(format, out, null).report(report);
         out.flush();
         if (out.checkError()) {
             err.println("pcapdiag: " + ExitCodes.OUTPUT_FAILED);
@@ -144,7 +129,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         if (evidence != null) {
             try {
-                new EvidenceFiles(evidence, captures, r, new ErrLines(err, err)).report(report);
+                new EvidenceFiles(evidence, captures, r, ErrLines.to(err, err)).report(report);
             } catch (UncheckedIOException e) {
                 err.println("pcapdiag: --evidence " + evidence + ": cannot write: " + IoReasons.of(e.getCause()));
                 err.flush();
@@ -155,14 +140,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (result.nothingRead()) {
             return ExitCodes.NO_INPUT;
         }
-        if (failOn != null) {
-            for (Pattern p : Pattern.values()) {
-                if (p.severity().compareTo(failOn) >= 0 && result.findings().findings(p) > 0) {
-                    return ExitCodes.FINDINGS;
-                }
-            }
-        }
-        return ExitCodes.OK;
+        boolean failing = failOn != null && Arrays.stream(Pattern.values())
+                .anyMatch(p -> p.severity().compareTo(failOn) >= 0 && result.findings().findings(p) > 0);
+        return failing ? ExitCodes.FINDINGS : ExitCodes.OK;
     }
 
     /**

@@ -33,7 +33,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "1:some capture differs from its baseline, has none, or could not be read",
             "2:usage error (no such file or directory, --junit FILE cannot be written)",
             "3:no capture found",
-            "4:internal error (a bug: rerun with -v and report the stack trace)",
+            ExitCodes.INTERNAL_HELP,
             "5:the report could not be written (standard output full or closed)"})
 public final class CheckCommand implements Callable<Integer> {
     @Spec
@@ -68,7 +68,8 @@ public final class CheckCommand implements Callable<Integer> {
         int n = jobs == 0 ? Runtime.getRuntime().availableProcessors() : jobs;
         Map<String, String> env = System.getenv();
         boolean github = GitHubActions.active(env);
-        Checker checker = new Checker(CheckCommand::analyze, update, n);
+        Checker checker = new Checker(CheckCommand::analyze,
+                optionsFile(spec.parent().subcommands().get("analyze").getCommandSpec()), update, n);
         List<Checker.Case> cases = checker.run(paths.isEmpty() ? List.of(Path.of(".")) : paths, c -> {
             print(out, c);
             if (github) {
@@ -77,7 +78,7 @@ public final class CheckCommand implements Callable<Integer> {
             out.flush();
         });
         if (cases.isEmpty()) {
-            err.println("pcapdiag: no capture (.pcap, .pcapng, .cap, optionally .gz) under "
+            err.println("pcapdiag: no capture (" + Checker.CAPTURE_NAMES + ") under "
                     + (paths.isEmpty() ? "." : String.join(", ", paths.stream().map(Path::toString).toList())));
             return ExitCodes.NO_INPUT;
         }
@@ -148,6 +149,14 @@ public final class CheckCommand implements Callable<Integer> {
                 out.println("    " + d);
             }
         }
+    }
+
+    /** The reader of options files for {@code analyze}'s options, as its picocli model has them. */
+    static OptionsFile optionsFile(CommandSpec analyze) {
+        return new OptionsFile(analyze.options().stream()
+                .map(o -> new OptionsFile.Option(List.of(o.names()), o.arity().min() > 0,
+                        List.of(o.auxiliaryTypes()).contains(Path.class), o.usageHelp() || o.versionHelp()))
+                .toList());
     }
 
     /** One analysis in-process, as the analyze command runs it. */

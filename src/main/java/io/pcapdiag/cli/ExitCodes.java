@@ -16,6 +16,8 @@ public final class ExitCodes {
 
     /** An unexpected failure: a bug in pcapdiag (run with -v and report the stack trace). */
     public static final int INTERNAL = 4;
+    /** What every command's --help says of {@link #INTERNAL}. */
+    static final String INTERNAL_HELP = INTERNAL + ":internal error (a bug: rerun with -v and report the stack trace)";
 
     /** The report could not be written: standard output is full or closed. */
     public static final int OUTPUT = 5;

@@ -11,8 +11,6 @@ import io.pcapdiag.live.LiveSession;
 import io.pcapdiag.live.Privileges;
 import io.pcapdiag.live.Units;
 import io.pcapdiag.report.Format;
-import io.pcapdiag.report.JsonLinesReporter;
-import io.pcapdiag.report.JsonReporter;
 import io.pcapdiag.report.Reporter;
 import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Finding;
@@ -48,7 +46,7 @@ import picocli.CommandLine.Spec;
             "1:findings at or above --fail-on SEVERITY",
             "2:usage error",
             "3:no interface could be captured (no libpcap, no privilege, no such interface)",
-            "4:internal error (a bug: rerun with -v and report the stack trace)",
+            ExitCodes.INTERNAL_HELP,
             "5:standard output failed (full, or the reader of a pipe went away): capture stopped, the report went to stderr"})
 public final class LiveCommand implements Callable<Integer> {
     @Spec
@@ -164,10 +162,7 @@ public final class LiveCommand implements Callable<Integer> {
         LiveSession.Timing timing = new LiveSession.Timing(Units.nanos("--duration", duration, false),
                 Units.nanos("--summary-interval", summaryInterval, false), Units.nanos("--rescan-interval", rescanInterval, true));
         Severity failOn = analysis.failOnSeverity();
-        java.util.function.Consumer<String> say = line -> {
-            err.println("pcapdiag: " + line);
-            err.flush();
-        };
+        java.util.function.Consumer<String> say = ErrLines.to(err, err);
         var options = analysis.toOptions(say);
         if (metricsPort < 0 || metricsPort > 65535) {
             throw new IllegalArgumentException("--metrics-port must be 0-65535");
@@ -210,13 +205,8 @@ public final class LiveCommand implements Callable<Integer> {
         String node = System.getenv("NODE_NAME");
         Runnable[] stopper = {() -> { }};
         LiveMetrics metrics = new LiveMetrics(node);
-        int maxFindings = analysis.maxFindings(format == Format.text
-                ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS);
-        Reporter stdout = switch (format) {
-            case text -> new TextReporter(out, common.useColor());
-            case json -> new JsonReporter(out);
-            case jsonl -> new JsonLinesReporter(out, node);
-        };
+        int maxFindings = analysis.maxFindings(format);
+        Reporter stdout = common.reporter(format, out, node);
         boolean[] broken = {false};
         // A closed pipe (pcapdiag live | head -1) or a full disk: stop capturing, and the final report goes to stderr.
         Reporter output = new Reporter() {
@@ -261,12 +251,7 @@ public final class LiveCommand implements Callable<Integer> {
                 }
             }
         };
-        java.util.function.Consumer<String> say = line -> {
-            synchronized (err) {
-                err.println("pcapdiag: " + line);
-                err.flush();
-            }
-        };
+        java.util.function.Consumer<String> say = ErrLines.to(err, err);
         List<Reporter> reporters = new java.util.ArrayList<>(List.of(output, metrics));
         io.pcapdiag.cluster.FindingEvents posted = events ? new io.pcapdiag.cluster.FindingEvents(cluster, node, say, System::nanoTime) : null;
         if (posted != null) {
@@ -390,7 +375,7 @@ public final class LiveCommand implements Callable<Integer> {
 
 
     /** {@code pcapdiag live -V}: pcapdiag's version and the libpcap it captures with, as tcpdump --version says it. */
-    static final class Version implements picocli.CommandLine.IVersionProvider {
+    public static final class Version implements picocli.CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
             String pcapdiag = new Main.Version().getVersion()[0];

@@ -14,14 +14,15 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code pcapdiag node-facts}: one JSON document about the node it runs on, which NodeFacts.read takes back.
- * Nothing of io.pcapdiag.node is loaded unless this command runs: its fields and signatures name JDK types only,
- * so that registering it costs {@code analyze} no start-up time.
+ * Its fields and signatures name JDK types only, so that picocli's model of it loads nothing of io.pcapdiag.node: only
+ * running it does (NodeFactsCommandTest).
  */
 @Command(name = "node-facts", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = {
@@ -32,7 +33,7 @@ import picocli.CommandLine.Model.CommandSpec;
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:written (facts that could not be read are unknown in it)",
             "2:usage error, or -o FILE cannot be written",
-            "4:internal error (a bug: rerun with -v and report the stack trace)",
+            ExitCodes.INTERNAL_HELP,
             "5:standard output failed (full, or the reader of a pipe went away)"})
 public final class NodeFactsCommand implements Callable<Integer> {
     @Spec
@@ -49,8 +50,8 @@ public final class NodeFactsCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the document to FILE instead of stdout.")
     String output;
 
-    @Option(names = {"-v", "--verbose"}, description = "Print stack traces with errors.")
-    boolean verbose;
+    @Mixin
+    Verbose verbose;
 
     @Override
     public Integer call() throws InterruptedException {

@@ -21,12 +21,7 @@ final class Progress implements AutoCloseable {
 
     private Progress(Analysis analysis, PrintWriter err) {
         this.err = err;
-        this.thread = new Thread("pcapdiag-progress") { // not a lambda: NoLambdaLinkedTest
-            @Override
-            public void run() {
-                Progress.this.run(analysis);
-            }
-        };
+        this.thread = new Thread(() -> run(analysis), "pcapdiag-progress");
         thread.setDaemon(true);
     }
 

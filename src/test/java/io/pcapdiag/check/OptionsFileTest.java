@@ -1,27 +1,42 @@
 package io.pcapdiag.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pcapdiag.cli.AnalyzeCommand;
-import java.util.Set;
-import java.util.TreeSet;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.OptionSpec;
+import org.junit.jupiter.api.io.TempDir;
 
+/** The options file reads analyze's options as its model describes them, whatever their names. */
 class OptionsFileTest {
-    /**
-     * What the options file takes for an option's value is what picocli takes for it: the options of analyze that
-     * take one are those of its model whose arity asks for one, and the others are the flags check knows.
-     */
+    private static final OptionsFile FILE = new OptionsFile(List.of(
+            new OptionsFile.Option(List.of("-q", "--quiet"), false, false, false),
+            new OptionsFile.Option(List.of("--rules"), true, true, false),
+            new OptionsFile.Option(List.of("--zone"), true, false, false),
+            new OptionsFile.Option(List.of("-f", "--format"), true, false, false),
+            new OptionsFile.Option(List.of("-h", "--help"), false, false, true)));
+
+    @TempDir
+    Path dir;
+
     @Test
-    void theOptionsWithAValueAreAnalyzesOwn() {
-        Set<String> valued = new TreeSet<>();
-        Set<String> flags = new TreeSet<>();
-        for (OptionSpec o : new CommandLine(new AnalyzeCommand()).getCommandSpec().options()) {
-            (o.arity().min() > 0 ? valued : flags).addAll(Set.of(o.names()));
+    void valuesAndPathsAreTheModelsOwn() throws Exception {
+        Files.writeString(dir.resolve(OptionsFile.NAME), "# context\n-q --zone a.pcap\n--rules r.json --rules=s.json\n");
+        assertEquals(List.of("-q", "--zone", "a.pcap", "--rules", dir.resolve("r.json").toString(),
+                "--rules=" + dir.resolve("s.json")), FILE.read(dir));
+    }
+
+    @Test
+    void theReportsFormAndHelpAreRefusedByEveryName() throws Exception {
+        for (String[] c : new String[][] {{"--format json", "--format"}, {"-f json", "-f"}, {"-qfjson", "-f (in -qfjson)"},
+            {"-qh", "-h (in -qh)"}, {"--help", "--help"}}) {
+            Files.writeString(dir.resolve(OptionsFile.NAME), c[0] + "\n");
+            OptionsFile.Invalid e = assertThrows(OptionsFile.Invalid.class, () -> FILE.read(dir), c[0]);
+            assertTrue(e.getMessage().endsWith(": line 1: " + c[1] + " is not an analysis option (check chooses the"
+                    + " report's form)"), e.getMessage());
         }
-        assertEquals(new TreeSet<>(OptionsFile.VALUED), valued);
-        assertEquals(Set.of("-v", "--verbose", "-h", "--help", "-V", "--version"), flags);
     }
 }

@@ -49,7 +49,8 @@ final class Captures {
     static List<String> options(String name) throws IOException {
         Path rel = Path.of(name).getParent();
         try {
-            return io.pcapdiag.check.OptionsFile.read(Path.of("captures").resolve(rel == null ? Path.of("") : rel));
+            return CheckCommand.optionsFile(Main.commandLine().getSubcommands().get("analyze").getCommandSpec())
+                    .read(Path.of("captures").resolve(rel == null ? Path.of("") : rel));
         } catch (io.pcapdiag.check.OptionsFile.Invalid e) {
             throw new IOException(e.getMessage(), e);
         }

@@ -20,8 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * scripts/pcapdiag builds the jar when anything under src/main or the pom is newer than it. A change that leaves the
  * jar as it was (a directory whose entries changed, as an editor's swap file or {@code sed -i} makes, with no source
- * changed) made every later run build again, 5 s each: the bench of 2026-11-26 13:40 saw each of its runs do so. Slow:
- * it runs Maven in a copy of the project.
+ * changed) made every later run build again, 5 s each. Slow: it runs Maven in a copy of the project.
  */
 @Tag("slow")
 class LauncherBuildTest {

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * scripts/pcapdiag runs pcapdiag on a Java runtime of the modules it uses, linked (jlink) into target/runtime from the
  * JDK whose java is on the PATH, and links it again when that JDK was upgraded, or runs the other java when the PATH
- * names another one, and marks a java it cannot link from (no jlink) so that later runs do not try again. In a copy of the launcher, the jar and its libraries (no sources: nothing to build; no captures:
- * no archives to train). Slow: each link takes a few seconds.
+ * names another one, and marks a java it cannot link from (no jlink) so that later runs do not try again. In a copy of
+ * the launcher, the jar and its libraries (no sources: nothing to build; no captures: no archive to train). Slow: each
+ * link takes a few seconds.
  */
 @Tag("slow")
 class LauncherRuntimeTest {

@@ -187,7 +187,7 @@ class ManifestsTest {
         DaemonSet ds = (DaemonSet) events.stream().filter(o -> o instanceof DaemonSet).findFirst().orElseThrow();
         List<String> args = container(ds).getArgs();
         assertEquals("--events", args.get(args.size() - 1));
-        CommandLine.ParseResult parsed = Main.commandLine(args.toArray(String[]::new)).parseArgs(args.toArray(String[]::new));
+        CommandLine.ParseResult parsed = Main.commandLine().parseArgs(args.toArray(String[]::new));
         assertTrue(parsed.subcommand().hasMatchedOption("--events"));
         List<io.fabric8.kubernetes.api.model.rbac.PolicyRule> added = events.stream()
                 .filter(o -> o instanceof io.fabric8.kubernetes.api.model.rbac.ClusterRole r && r.getMetadata().getName().equals("pcapdiag-events"))
@@ -273,7 +273,7 @@ class ManifestsTest {
         List<String> args = c.getArgs();
         assertEquals("live", args.get(0));
         // The arguments must be ones `pcapdiag live` accepts.
-        CommandLine.ParseResult parsed = Main.commandLine(args.toArray(String[]::new)).parseArgs(args.toArray(String[]::new));
+        CommandLine.ParseResult parsed = Main.commandLine().parseArgs(args.toArray(String[]::new));
         assertTrue(parsed.hasSubcommand());
         assertEquals("live", parsed.subcommand().commandSpec().name());
         assertEquals("9464", parsed.subcommand().matchedOptionValue("--metrics-port", 0).toString());
