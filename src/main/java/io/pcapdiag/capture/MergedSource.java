@@ -94,49 +94,29 @@ public final class MergedSource {
         if (open.size() == 1) {
             // One capture: no heap, and no per-frame comparison.
             Head h = open.get(0);
-            return advance(h, null) ? h.frame : null;
+            return advance(h) ? h.frame : null;
         }
         if (!started) {
             started = true;
             for (Head h : open) {
-                if (advance(h, null)) {
+                if (advance(h)) {
                     heads.add(h);
                 }
             }
-        } else if (last != null && advance(last, null)) {
+        } else if (last != null && advance(last)) {
             heads.add(last);
         }
         last = heads.poll();
         return last == null ? null : last.frame;
     }
 
-    /**
-     * The next frame in time order that {@code filter} does not take; the frames before it, in time order, went to the
-     * filter. One capture tests them in its own read loop ({@link FrameSource#next(FrameFilter)}).
-     */
-    public Frame next(FrameFilter filter) {
-        if (open.size() == 1) {
-            Head h = open.get(0);
-            return advance(h, filter) ? h.frame : null;
-        }
-        for (Frame f = next(); f != null; f = next()) {
-            if (!filter.take(f.capture, f.nanos, f.linkType, f.data, f.offset, f.capLen)) {
-                return f;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Reads the next frame of {@code h} (the next one {@code filter} does not take, when there is one); at its end (or
-     * on a failure) reports it ended and closes it.
-     */
-    private boolean advance(Head h, FrameFilter filter) {
+    /** Reads the next frame of {@code h}; at its end (or on a failure) reports it ended and closes it. */
+    private boolean advance(Head h) {
         if (h.ended) {
             return false;
         }
         try {
-            h.frame = filter == null ? h.source.next() : h.source.next(filter);
+            h.frame = h.source.next();
         } catch (CaptureException e) {
             listener.problem(h.capture, e);
             h.frame = null;

@@ -57,9 +57,21 @@ public final class HandshakeTracker {
         this.maxOpen = maxOpen;
     }
 
+    /**
+     * Whether {@link #observe} does more with {@code v} than move the clock: a TCP segment with SYN or RST, or an ICMP
+     * error. A mid-connection segment (most of a node's capture) only tells the time.
+     */
+    public static boolean concerns(PacketView v) {
+        return v.kind == PacketView.Kind.ICMP_ERROR
+                || v.kind == PacketView.Kind.TCP && (v.flags & (PacketView.SYN | PacketView.RST)) != 0;
+    }
+
     /** Feeds one decoded packet. */
     public void observe(Frame f, PacketView v) {
         advanceClock(f.nanos);
+        if (!concerns(v)) {
+            return;
+        }
         if (v.kind == PacketView.Kind.TCP) {
             int flags = v.flags;
             if ((flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) == PacketView.SYN) {
