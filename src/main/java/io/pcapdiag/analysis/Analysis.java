@@ -178,8 +178,9 @@ public final class Analysis {
     private void process(Frame f, CaptureSummary s, Tracking tracking) {
         s.countFrame(f.nanos, f.linkType);
         PacketView v = tracking.view();
-        s.count(decode(f, v, s), v);
-        if (HandshakeTracker.concerns(v)) {
+        boolean concerns = decode(f, v, s);
+        s.count(v.kind, v);
+        if (concerns) {
             tracking.observe(f);
         } else {
             tracking.advanceClock(f.nanos);
@@ -187,20 +188,27 @@ public final class Analysis {
     }
 
     /**
-     * Decodes {@code f} into {@code v}. An unexpected failure on one packet costs that packet, not the
-     * report: it is counted as malformed, said in one line with the capture and the offset, and the
-     * analysis goes on (as gopacket's DecodeFailure layer does).
+     * Decodes {@code f} into {@code v}: what it is first, and all of it only when it concerns the tracker (a
+     * mid-connection segment is counted and moves the clock, nothing more; docs/performance.md). True when it concerns
+     * the tracker. An unexpected failure on one packet costs that packet, not the report: it is counted as malformed,
+     * said in one line with the capture and the offset, and the analysis goes on (as gopacket's DecodeFailure layer
+     * does).
      */
-    private PacketView.Kind decode(Frame f, PacketView v, CaptureSummary s) {
+    private boolean decode(Frame f, PacketView v, CaptureSummary s) {
         try {
-            return decoder.decode(f, v);
+            decoder.classify(f, v);
+            if (!HandshakeTracker.concerns(v)) {
+                return false;
+            }
+            decoder.decode(f, v);
+            return true;
         } catch (RuntimeException e) {
             v.reset();
             v.kind = PacketView.Kind.UNDECODABLE;
             s.decoderFailure(f);
             problems.accept(f.capture.name() + ": offset " + f.fileOffset + ": frame " + f.number
                     + " could not be decoded (" + e + "); counted as malformed");
-            return v.kind;
+            return false;
         }
     }
 
