@@ -66,21 +66,22 @@ final class PcapReader extends AbstractFileSource {
         return linkType;
     }
 
-    // The per-record path is kept small, its rare branches in methods of their own: C1, which compiles
-    // this for short runs, then inlines it into the read loop.
     @Override
     public Frame next() throws CaptureException {
         try {
             while (true) {
                 long start = in.offset();
                 if (in.available() < recordHeader && !in.ensure(recordHeader)) {
-                    return endOrCutHeader(start);
+                    if (in.available() == 0) {
+                        return null;
+                    }
+                    throw cutOff(start, "record header", recordHeader);
                 }
                 byte[] b = in.buf;
                 int p = in.pos;
                 long capLen = Bytes.u32(b, p + 8, bigEndian);
                 if (capLen > maxRecord) {
-                    badLength(start, capLen);
+                    resync(start, "record length " + capLen + " exceeds the maximum " + maxRecord);
                     continue;
                 }
                 int len = (int) capLen;
@@ -122,18 +123,6 @@ final class PcapReader extends AbstractFileSource {
         } catch (IOException e) {
             throw io(e);
         }
-    }
-
-    /** The end of the file, or a record header cut off by it. */
-    private Frame endOrCutHeader(long start) throws IOException, CaptureException {
-        if (in.available() == 0) {
-            return null;
-        }
-        throw cutOff(start, "record header", recordHeader);
-    }
-
-    private void badLength(long start, long capLen) throws IOException, CaptureException {
-        resync(start, "record length " + capLen + " exceeds the maximum " + maxRecord);
     }
 
     /**

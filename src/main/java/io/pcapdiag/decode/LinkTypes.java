@@ -37,8 +37,7 @@ public final class LinkTypes {
 
     /**
      * Strips {@code linkType}'s header from the frame at {@code off}: the offset of the network header, -1, or
-     * {@link #UNSUPPORTED}. A switch, not a table of method references: analyze links none
-     * (NoLambdaLinkedTest).
+     * {@link #UNSUPPORTED}.
      */
     static int strip(int linkType, Cursor c, int off, PacketView v) {
         switch (linkType) {
