@@ -142,10 +142,7 @@ public final class Analysis {
         this.pipelined = pipelined;
     }
 
-    /**
-     * Called with every attempt as soon as the tracker decides it (live mode streams from here). The attempt is the
-     * listener's only while it is called, unless it calls {@link Attempt#keep}: the tracker reuses it afterwards.
-     */
+    /** Called with every attempt as soon as the tracker decides it (live mode streams from here). */
     public void onDecided(Consumer<Attempt> listener) {
         this.decidedListener = listener;
     }
@@ -236,7 +233,6 @@ public final class Analysis {
         findings.decided(a);
         captureFacts.decided(a);
         if (listAttempts > 0) {
-            a.keep();
             listed.add(a);
             if (listed.size() > listAttempts) {
                 listed.poll();
