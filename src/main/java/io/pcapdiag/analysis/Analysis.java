@@ -20,7 +20,6 @@ import io.pcapdiag.track.HandshakeTracker;
 import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.TrackerSink;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -81,14 +80,6 @@ public final class Analysis {
     private final PriorityQueue<Attempt> listed;
     private long notListed;
     private final long[] outcomes = new long[Outcome.values().length];
-    /**
-     * Attempts decided by outcome, per capture of their first SYN (its index): counted apart from the captures'
-     * {@link CaptureSummary}s, whose counters the reading thread writes for every packet, and copied into them when a
-     * result is made. Counted in the summary itself, every attempt decided on the tracker's thread read a cache line the
-     * reading thread had just written, and the line went back and forth between the two cores: under a SYN flood, an
-     * attempt decided for nearly every packet (PERFORMANCE.md). Made on the thread that decides, when it first does.
-     */
-    private long[][] outcomesByCapture = new long[0][];
     private final CaptureFacts captureFacts = new CaptureFacts();
     private Consumer<Attempt> decidedListener = a -> { };
     private Consumer<String> problems = line -> { };
@@ -229,7 +220,7 @@ public final class Analysis {
 
     private void decided(Attempt a) {
         outcomes[a.outcome().ordinal()]++;
-        captureOutcomes(a.synCapture().index())[a.outcome().ordinal()]++;
+        summaries.get(a.synCapture().index()).outcomes[a.outcome().ordinal()]++;
         findings.decided(a);
         captureFacts.decided(a);
         if (listAttempts > 0) {
@@ -240,20 +231,6 @@ public final class Analysis {
             }
         }
         decidedListener.accept(a);
-    }
-
-    private long[] captureOutcomes(int capture) {
-        long[][] by = outcomesByCapture;
-        if (capture >= by.length) {
-            by = Arrays.copyOf(by, capture + 1);
-            outcomesByCapture = by;
-        }
-        long[] counts = by[capture];
-        if (counts == null) {
-            counts = new long[outcomes.length];
-            by[capture] = counts;
-        }
-        return counts;
     }
 
     /**
@@ -348,10 +325,6 @@ public final class Analysis {
         List<CaptureSummary> caps = new ArrayList<>();
         for (CaptureSummary s : summaries) {
             if (s != null) {
-                int c = s.capture().index();
-                if (c < outcomesByCapture.length && outcomesByCapture[c] != null) {
-                    System.arraycopy(outcomesByCapture[c], 0, s.outcomes, 0, s.outcomes.length);
-                }
                 caps.add(s);
             }
         }

@@ -25,7 +25,7 @@ public final class CaptureSummary {
     int lastLinkType = -1;
     final TreeSet<Integer> linkTypes = new TreeSet<>();
     final TreeMap<String, Long> weirds = new TreeMap<>();
-    /** Filled from the analysis' own counts when a result is made ({@code Analysis.result}), not as attempts are decided. */
+    /** Attempts whose first SYN is in this capture, by outcome: written by the tracker's thread as it decides them. */
     final long[] outcomes = new long[Outcome.values().length];
     final List<String> errors = new ArrayList<>();
     boolean opened;
