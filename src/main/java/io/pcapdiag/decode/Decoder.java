@@ -17,8 +17,8 @@ public final class Decoder {
     /**
      * Decodes of {@code frame} only what tells what it is: {@code v}'s kind, TCP flags and anomaly are what {@link
      * #decode} makes them, by the same layer decoders; addresses, ports, MACs and the rest are not read. Most of a
-     * node's capture is mid-connection segments, which need no more (it takes about a fifth off decoding them;
-     * docs/performance.md).
+     * node's capture is mid-connection segments, which need no more (a third off decoding them, about a seventh
+     * of the reading thread's time on the bench trace; docs/performance.md).
      */
     public PacketView.Kind classify(Frame frame, PacketView v) {
         return decode(frame, v, false);
