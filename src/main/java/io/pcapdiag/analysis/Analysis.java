@@ -20,7 +20,6 @@ import io.pcapdiag.track.HandshakeTracker;
 import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.TrackerSink;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -65,18 +64,14 @@ public final class Analysis {
     }
 
     /** Attempts by their first SYN, the earliest first ({@link Attempt#before}). */
-    private static final Comparator<Attempt> FIRST_SYN_FIRST = new Comparator<>() {
-        @Override
-        public int compare(Attempt x, Attempt y) {
-            return x.before(y) ? -1 : y.before(x) ? 1 : 0;
-        }
-    };
+    private static final Comparator<Attempt> FIRST_SYN_FIRST = (x, y) -> x.before(y) ? -1 : y.before(x) ? 1 : 0;
 
     private final Decoder decoder = new Decoder();
-    private final PacketView view = new PacketView();
     private final Findings findings;
     private final int maxFindings;
     private final HandshakeTracker tracker;
+    /** The tracker on this thread: where {@link #feed} takes each frame. */
+    private final Tracking direct;
     /** The capture's facts first, then the other sources: what rules, causes and names ask. */
     private final Context context;
     private final List<CaptureSummary> summaries = new ArrayList<>();
@@ -85,18 +80,9 @@ public final class Analysis {
     private final PriorityQueue<Attempt> listed;
     private long notListed;
     private final long[] outcomes = new long[Outcome.values().length];
-    /**
-     * Attempts decided by outcome, per capture of their first SYN (its index): counted apart from the captures'
-     * {@link CaptureSummary}s, whose counters the reading thread writes for every packet, and copied into them when a
-     * result is made. Counted in the summary itself, every attempt decided on the tracker's thread read a cache line the
-     * reading thread had just written, and the line went back and forth between the two cores: under a SYN flood, an
-     * attempt decided for nearly every packet (PERFORMANCE.md). Made on the thread that decides, when it first does.
-     */
-    private long[][] outcomesByCapture = new long[0][];
     private final CaptureFacts captureFacts = new CaptureFacts();
-    // Null until set, not no-op lambdas: analyze links none (NoLambdaLinkedTest).
-    private Consumer<Attempt> decidedListener;
-    private Consumer<String> problems;
+    private Consumer<Attempt> decidedListener = a -> { };
+    private Consumer<String> problems = line -> { };
     /** Progress for another thread to show: packets and bytes read so far, refreshed every few thousand frames. */
     private volatile long progressPackets;
     private volatile long progressBytes;
@@ -123,6 +109,7 @@ public final class Analysis {
                 captureFacts.unmatchedAnswer();
             }
         }, options.maxOpen());
+        this.direct = Tracking.direct(tracker, new PacketView());
         List<Context> sources = new ArrayList<>();
         sources.add(captureFacts);
         sources.addAll(options.context());
@@ -146,10 +133,7 @@ public final class Analysis {
         this.pipelined = pipelined;
     }
 
-    /**
-     * Called with every attempt as soon as the tracker decides it (live mode streams from here). The attempt is the
-     * listener's only while it is called, unless it calls {@link Attempt#keep}: the tracker reuses it afterwards.
-     */
+    /** Called with every attempt as soon as the tracker decides it (live mode streams from here). */
     public void onDecided(Consumer<Attempt> listener) {
         this.decidedListener = listener;
     }
@@ -170,33 +154,49 @@ public final class Analysis {
         return summaries.get(capture.index());
     }
 
-    /** Decodes one frame and feeds the tracker. The frame's bytes are not kept. */
+    /** Takes one frame through the pipeline on this thread (live capture feeds each here). Its bytes are not kept. */
     public void feed(Frame f, CaptureSummary s) {
-        if (s.countPlain(f)) {
-            tracker.advanceClock(f.nanos);
-            return;
-        }
-        s.count(decode(f, view, s), view);
-        tracker.observe(f, view);
+        process(f, s, direct);
     }
 
     /**
-     * Decodes {@code f} into {@code v}. An unexpected failure on one packet costs that packet, not the
-     * report: it is counted as malformed, said in one line with the capture and the offset, and the
-     * analysis goes on (as gopacket's DecodeFailure layer does).
+     * The per-packet pipeline, one frame: counted in its capture's summary, decoded, and handed to the tracker when it
+     * concerns it; otherwise it only moves the tracker's clock.
      */
-    private PacketView.Kind decode(Frame f, PacketView v, CaptureSummary s) {
+    private void process(Frame f, CaptureSummary s, Tracking tracking) {
+        s.countFrame(f.nanos, f.linkType);
+        PacketView v = tracking.view();
+        boolean concerns = decode(f, v, s);
+        s.count(v.kind, v);
+        if (concerns) {
+            tracking.observe(f);
+        } else {
+            tracking.advanceClock(f.nanos);
+        }
+    }
+
+    /**
+     * Decodes {@code f} into {@code v}: what it is first, and all of it only when it concerns the tracker (a
+     * mid-connection segment is counted and moves the clock, nothing more; docs/performance.md). True when it concerns
+     * the tracker. An unexpected failure on one packet costs that packet, not the report: it is counted as malformed,
+     * said in one line with the capture and the offset, and the analysis goes on (as gopacket's DecodeFailure layer
+     * does).
+     */
+    private boolean decode(Frame f, PacketView v, CaptureSummary s) {
         try {
-            return decoder.decode(f, v);
+            decoder.classify(f, v);
+            if (!HandshakeTracker.concerns(v)) {
+                return false;
+            }
+            decoder.decode(f, v);
+            return true;
         } catch (RuntimeException e) {
             v.reset();
             v.kind = PacketView.Kind.UNDECODABLE;
             s.decoderFailure(f);
-            if (problems != null) {
-                problems.accept(f.capture.name() + ": offset " + f.fileOffset + ": frame " + f.number
-                        + " could not be decoded (" + e + "); counted as malformed");
-            }
-            return v.kind;
+            problems.accept(f.capture.name() + ": offset " + f.fileOffset + ": frame " + f.number
+                    + " could not be decoded (" + e + "); counted as malformed");
+            return false;
         }
     }
 
@@ -220,34 +220,17 @@ public final class Analysis {
 
     private void decided(Attempt a) {
         outcomes[a.outcome().ordinal()]++;
-        captureOutcomes(a.synCapture().index())[a.outcome().ordinal()]++;
+        summaries.get(a.synCapture().index()).outcomes[a.outcome().ordinal()]++;
         findings.decided(a);
         captureFacts.decided(a);
         if (listAttempts > 0) {
-            a.keep();
             listed.add(a);
             if (listed.size() > listAttempts) {
                 listed.poll();
                 notListed++;
             }
         }
-        if (decidedListener != null) {
-            decidedListener.accept(a);
-        }
-    }
-
-    private long[] captureOutcomes(int capture) {
-        long[][] by = outcomesByCapture;
-        if (capture >= by.length) {
-            by = Arrays.copyOf(by, capture + 1);
-            outcomesByCapture = by;
-        }
-        long[] counts = by[capture];
-        if (counts == null) {
-            counts = new long[outcomes.length];
-            by[capture] = counts;
-        }
-        return counts;
+        decidedListener.accept(a);
     }
 
     /**
@@ -264,13 +247,10 @@ public final class Analysis {
         for (Capture c : captures) {
             summary(c).clock = c.node() == null ? null : offsets.get(c.node());
         }
-        MergedSource merged = new MergedSource(captures, new MergedSource.Opener() {
-            @Override
-            public FrameSource open(Capture c) throws CaptureException {
-                FrameSource src = reader.open(c);
-                ClockOffsets.Offset o = c.node() == null ? null : offsets.get(c.node());
-                return o == null ? src : new ShiftedSource(src, -o.nanos());
-            }
+        MergedSource merged = new MergedSource(captures, c -> {
+            FrameSource src = reader.open(c);
+            ClockOffsets.Offset o = c.node() == null ? null : offsets.get(c.node());
+            return o == null ? src : new ShiftedSource(src, -o.nanos());
         }, new MergedSource.Listener() {
             @Override
             public void opened(Capture capture) {
@@ -289,84 +269,17 @@ public final class Analysis {
             }
         });
         totalBytes = merged.totalBytes();
-        // Two stages where there are two cores: this thread reads, counts and decodes what the prefilter
-        // lets through; the tracker runs on the other core. Each packet handed over carries the capture
-        // time of everything read before it (plain segments included), and the tracker advances to it
-        // first, so attempts are decided at the same points as in feed(): the findings are identical.
-        if (pipelined) {
-            readPipelined(merged);
-        } else {
-            long n = 0;
-            for (Frame f = merged.next(); f != null; f = merged.next()) {
-                feed(f, summaries.get(f.capture.index()));
-                if ((++n & 0xfff) == 0) {
-                    publishProgress(n, merged);
-                }
+        // Two stages where there are two cores: this thread reads, counts and decodes; the tracker runs on the other.
+        Tracking tracking = pipelined ? new TrackingThread(tracker) : direct;
+        long n = 0;
+        for (Frame f = merged.next(); f != null; f = merged.next()) {
+            process(f, summaries.get(f.capture.index()), tracking);
+            if ((++n & 0xfff) == 0) {
+                publishProgress(n, merged);
             }
         }
-    }
-
-    /**
-     * {@link #read}'s loop with the tracker on a second thread. The sources hand out only what the prefilter does not
-     * take (plain frames are counted where they are read, see {@link PlainFrames}); the capture time before each
-     * packet handed over is the latest of everything read before it, taken or not.
-     */
-    private void readPipelined(MergedSource merged) {
-        PipelinedRead read = new PipelinedRead(merged);
-        // One call per frame handed out, the loop's body in a method: C1 compiles a method after 200 calls, but a
-        // loop's own body only after 60,000 rounds (its back-edge threshold), and this one ran in the interpreter for
-        // the first 85 ms of the bench trace's read.
-        while (read.next()) {
-            // the frame was counted, decoded and handed over
-        }
-        read.finish();
-    }
-
-    /** One pipelined read: the source, the prefilter, the tracker's thread, and the capture time read so far. */
-    private final class PipelinedRead {
-        private final MergedSource merged;
-        private final TrackingThread stage = new TrackingThread(tracker);
-        private final PlainFrames plain = new PlainFrames(summaries);
-        /** The latest capture time of everything read, taken or handed out. */
-        private long readClock = Long.MIN_VALUE;
-
-        PipelinedRead(MergedSource merged) {
-            this.merged = merged;
-            plain.onProgress(new Runnable() {
-                @Override
-                public void run() {
-                    publishProgress(plain.frames(), merged);
-                }
-            });
-        }
-
-        /** Reads the next frame the prefilter does not take and hands it to the tracker; false at the end. */
-        boolean next() {
-            Frame f = merged.next(plain);
-            if (f == null) {
-                return false;
-            }
-            long clock = Math.max(readClock, plain.clock);
-            CaptureSummary s = summaries.get(f.capture.index());
-            s.countFrame(f.nanos, f.linkType);
-            TrackingThread.Slot slot = stage.slot();
-            PacketView.Kind kind = decode(f, slot.view, s);
-            s.count(kind, slot.view);
-            if (kind == PacketView.Kind.TCP || kind == PacketView.Kind.ICMP_ERROR) {
-                stage.commit(f, clock);
-            }
-            readClock = Math.max(clock, f.nanos);
-            if ((++plain.handedOut & 0xfff) == 0) {
-                publishProgress(plain.frames(), merged);
-            }
-            return true;
-        }
-
-        /** The end: the tracker catches up to the last frame read, taken or not. */
-        void finish() {
-            publishProgress(plain.frames(), merged);
-            stage.finish(Math.max(readClock, plain.clock));
-        }
+        publishProgress(n, merged);
+        tracking.finish();
     }
 
     private void publishProgress(long packets, MergedSource merged) {
@@ -412,10 +325,6 @@ public final class Analysis {
         List<CaptureSummary> caps = new ArrayList<>();
         for (CaptureSummary s : summaries) {
             if (s != null) {
-                int c = s.capture().index();
-                if (c < outcomesByCapture.length && outcomesByCapture[c] != null) {
-                    System.arraycopy(outcomesByCapture[c], 0, s.outcomes, 0, s.outcomes.length);
-                }
                 caps.add(s);
             }
         }

@@ -4,7 +4,6 @@ import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.capture.ReadStats;
 import io.pcapdiag.decode.PacketView;
-import io.pcapdiag.decode.Prefilter;
 import io.pcapdiag.track.Outcome;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +25,7 @@ public final class CaptureSummary {
     int lastLinkType = -1;
     final TreeSet<Integer> linkTypes = new TreeSet<>();
     final TreeMap<String, Long> weirds = new TreeMap<>();
-    /** Filled from the analysis' own counts when a result is made ({@code Analysis.result}), not as attempts are decided. */
+    /** Attempts whose first SYN is in this capture, by outcome: written by the tracker's thread as it decides them. */
     final long[] outcomes = new long[Outcome.values().length];
     final List<String> errors = new ArrayList<>();
     boolean opened;
@@ -41,15 +40,7 @@ public final class CaptureSummary {
         this.capture = capture;
     }
 
-    /** Counts a frame; true when the prefilter shows it is a plain frame the tracker need not see. */
-    boolean countPlain(Frame f) {
-        countFrame(f.nanos, f.linkType);
-        int plain = plain(f.linkType, f.data, f.offset, f.capLen);
-        count(plain);
-        return plain != Prefilter.DECODE;
-    }
-
-    /** Counts a frame the prefilter did not take (see {@link PlainFrames}). */
+    /** Counts a frame read, before it is decoded. */
     void countFrame(long nanos, int linkType) {
         packets++;
         if (nanos < firstNanos) {
@@ -64,33 +55,7 @@ public final class CaptureSummary {
         }
     }
 
-    /** Counts a frame the prefilter took, {@link Prefilter#PLAIN_SEGMENT} or {@link Prefilter#PLAIN_OTHER} (see {@link PlainFrames}). */
-    void countPlain(long nanos, int linkType, int plain) {
-        countFrame(nanos, linkType);
-        count(plain);
-    }
-
-    private void count(int plain) {
-        if (plain == Prefilter.PLAIN_SEGMENT) {
-            tcp++;
-        } else if (plain == Prefilter.PLAIN_OTHER) {
-            other++;
-        }
-    }
-
-    /**
-     * The prefilter's answer ({@link Prefilter#classify}); never a failure (the full decoder meets the same bytes: its
-     * failure is counted and said once).
-     */
-    static int plain(int linkType, byte[] data, int offset, int capLen) {
-        try {
-            return Prefilter.classify(linkType, data, offset, capLen);
-        } catch (RuntimeException e) {
-            return Prefilter.DECODE;
-        }
-    }
-
-    /** Counts what the decoder made of a frame {@link #countPlain} let through. */
+    /** Counts what the decoder made of a frame. */
     void count(PacketView.Kind kind, PacketView v) {
         switch (kind) {
             case TCP -> tcp++;

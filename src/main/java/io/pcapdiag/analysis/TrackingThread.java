@@ -7,17 +7,18 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
 /**
- * The second stage of an offline analysis on a machine with more than one core: the reading thread
- * decodes the packets that matter straight into pre-allocated slots, this thread feeds them to the
- * tracker. Slots carry, besides the packet, the capture time reached before it, so the tracker decides
- * attempts at the same points as when it sees every packet itself (see {@link Analysis#read}).
+ * The second stage of an offline analysis on a machine with more than one core: the reading thread decodes each
+ * packet straight into a pre-allocated slot, and hands over those the tracker {@link HandshakeTracker#concerns
+ * concerns}, in batches; this thread feeds them to the tracker. A slot carries, besides the packet, the capture time
+ * read before it (packets not handed over included), so the tracker decides attempts at the same points as when it
+ * sees every packet itself ({@link Tracking}).
  */
-final class TrackingThread {
+final class TrackingThread implements Tracking {
     private static final int BATCH = 1024;
     private static final int BATCHES = 8;
 
     /** One decoded packet: the frame's metadata (never its bytes) and its view. */
-    static final class Slot {
+    private static final class Slot {
         final Frame frame = new Frame();
         final PacketView view = new PacketView();
         long clockBefore;
@@ -41,34 +42,29 @@ final class TrackingThread {
     private final BlockingQueue<Batch> free = new ArrayBlockingQueue<>(BATCHES);
     private final Thread thread;
     private Batch current;
-    /**
-     * Batches made so far, up to {@link #BATCHES}: a new one only when none is free, so that a small capture makes one
-     * (the 8,192 slots of all eight, made up front, cost a seed capture's run about 3 ms of its 0.11 s, PERFORMANCE.md).
-     */
+    /** Batches made so far, up to {@link #BATCHES}: a new one only when none is free, so a small capture makes one. */
     private int made;
+    /** The latest capture time read so far, handed over or not. */
+    private long clock = Long.MIN_VALUE;
     private volatile Throwable failure;
 
     TrackingThread(HandshakeTracker tracker) {
         this.tracker = tracker;
         current = new Batch();
         made = 1;
-        thread = new Thread("pcapdiag-tracker") { // not a method reference: NoLambdaLinkedTest
-            @Override
-            public void run() {
-                TrackingThread.this.run();
-            }
-        };
+        thread = new Thread(this::run, "pcapdiag-tracker");
         thread.setDaemon(true);
         thread.start();
     }
 
-    /** The slot to decode the next packet into; it is handed over only by {@link #commit}. */
-    Slot slot() {
-        return current.slots[current.size];
+    @Override
+    public PacketView view() {
+        return current.slots[current.size].view;
     }
 
     /** Hands the slot just decoded into over, with the frame's metadata and the capture time before it. */
-    void commit(Frame f, long clockBefore) {
+    @Override
+    public void observe(Frame f) {
         Slot s = current.slots[current.size++];
         Frame m = s.frame;
         m.nanos = f.nanos;
@@ -79,14 +75,21 @@ final class TrackingThread {
         m.fileOffset = f.fileOffset;
         m.capture = f.capture;
         m.interfaceName = f.interfaceName;
-        s.clockBefore = clockBefore;
+        s.clockBefore = clock;
+        advanceClock(f.nanos);
         if (current.size == BATCH) {
-            handOver(clockBefore, false);
+            handOver(s.clockBefore, false);
         }
     }
 
-    /** All packets are read: let the tracker catch up to {@code clock} and wait for it. */
-    void finish(long clock) {
+    @Override
+    public void advanceClock(long nanos) {
+        clock = Math.max(clock, nanos);
+    }
+
+    /** All packets are read: lets the tracker catch up to the last capture time read, and waits for it. */
+    @Override
+    public void finish() {
         handOver(clock, true);
         try {
             thread.join();
@@ -127,15 +130,6 @@ final class TrackingThread {
         return free.take();
     }
 
-    /**
-     * One packet: in a method of its own, which C1 compiles after 200 calls, where the loop above would run in the
-     * interpreter for its first 60,000 rounds (C1's back-edge threshold).
-     */
-    private void track(Slot s) {
-        tracker.advanceClock(s.clockBefore);
-        tracker.observe(s.frame, s.view);
-    }
-
     private void run() {
         try {
             while (true) {
@@ -143,7 +137,9 @@ final class TrackingThread {
                 if (failure == null) {
                     try {
                         for (int i = 0; i < b.size; i++) {
-                            track(b.slots[i]);
+                            Slot s = b.slots[i];
+                            tracker.advanceClock(s.clockBefore);
+                            tracker.observe(s.frame, s.view);
                         }
                         tracker.advanceClock(b.endClock);
                     } catch (RuntimeException | Error e) {

@@ -20,10 +20,9 @@ import java.util.zip.GZIPInputStream;
 public final class CaptureFiles {
     /**
      * Read window while the {@link ReadBudget} lasts. Small enough that what a read brings can stay in the core's L2
-     * cache (512 KiB per core on the bench machine) through the kernel's copy, the JDK's copy out of its direct buffer
-     * and the parse, which a 4 MiB window cannot (node-1x 910 -> 760 ms, see PERFORMANCE.md). A 300 MB file is then
-     * some 2,400 reads instead of 75. Past the budget (about 1,000 files at once with the launcher's heap) windows
-     * are smaller still, so memory does not grow with the number of files.
+     * cache through the kernel's copy, the JDK's copy out of its direct buffer and the parse, which a 4 MiB window
+     * cannot (about a sixth of node-1x's run; docs/performance.md). Past the budget (about 1,000 files at once with the
+     * launcher's heap) windows are smaller still, so memory does not grow with the number of files.
      */
     private static final int WINDOW = 128 << 10;
     /** A window for small inputs: a 700-byte capture does not need 128 KiB. */
@@ -78,17 +77,16 @@ public final class CaptureFiles {
     }
 
     /**
-     * Standard input was closed when pcapdiag started ({@code analyze - <&-}). The launcher says so (it then gives the
-     * JVM /dev/null), because otherwise the JVM's own first file takes descriptor 0 and would be read as the capture;
-     * started without the launcher, descriptor 0 pointing at the JDK's or pcapdiag's own files tells the same.
+     * Standard input was closed when pcapdiag started ({@code analyze - <&-}): the JVM's first file then takes
+     * descriptor 0, and would be read as the capture. Whoever started pcapdiag may say so ({@code
+     * PCAPDIAG_STDIN_CLOSED=1}); otherwise descriptor 0 pointing into the Java runtime tells it.
      */
     private static boolean stdinClosed() {
         if ("1".equals(System.getenv("PCAPDIAG_STDIN_CLOSED"))) {
             return true;
         }
         try {
-            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString();
-            return target.startsWith(System.getProperty("java.home")) || target.endsWith(".jar") || target.endsWith(".jsa");
+            return Files.readSymbolicLink(Path.of("/proc/self/fd/0")).startsWith(Path.of(System.getProperty("java.home")));
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return false; // no /proc: nothing to tell by
         }

@@ -15,20 +15,6 @@ public interface FrameSource extends Closeable {
      */
     Frame next() throws CaptureException;
 
-    /**
-     * Advances to the next frame that {@code filter} does not take: the frames before it were read, counted in
-     * {@link #stats()} and given to the filter, in file order. A source may test records in its own read loop
-     * (the pcap reader does); this default tests the frames {@link #next()} makes.
-     */
-    default Frame next(FrameFilter filter) throws CaptureException {
-        for (Frame f = next(); f != null; f = next()) {
-            if (!filter.take(f.capture, f.nanos, f.linkType, f.data, f.offset, f.capLen)) {
-                return f;
-            }
-        }
-        return null;
-    }
-
     /** Statistics of what was read and skipped so far. */
     ReadStats stats();
 

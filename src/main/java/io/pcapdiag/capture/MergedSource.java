@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.function.Consumer;
 
 /**
  * The frames of several captures as one stream in {@link TimeOrder}: what {@code analyze a.pcap b.pcap}
@@ -31,37 +30,23 @@ public final class MergedSource {
         void ended(Capture capture, ReadStats stats);
     }
 
-    /**
-     * An open capture and its current frame; heads are put in the {@link TimeOrder} of their frames, and each says its
-     * capture's problems to the listener (neither by a lambda: NoLambdaLinkedTest).
-     */
-    private static final class Head implements Comparable<Head>, Consumer<CaptureException> {
+    /** An open capture and its current frame. */
+    private static final class Head {
         final Capture capture;
         final FrameSource source;
-        private final Listener listener;
         Frame frame;
         boolean ended;
 
-        Head(Capture capture, FrameSource source, Listener listener) {
+        Head(Capture capture, FrameSource source) {
             this.capture = capture;
             this.source = source;
-            this.listener = listener;
-        }
-
-        @Override
-        public int compareTo(Head o) {
-            return TimeOrder.compare(frame, o.frame);
-        }
-
-        @Override
-        public void accept(CaptureException e) {
-            listener.problem(capture, e);
         }
     }
 
     private final Listener listener;
     private final List<Head> open = new ArrayList<>();
-    private final PriorityQueue<Head> heads = new PriorityQueue<>();
+    /** The open captures by their current frame, in {@link TimeOrder}. */
+    private final PriorityQueue<Head> heads = new PriorityQueue<>((x, y) -> TimeOrder.compare(x.frame, y.frame));
     private final long totalBytes;
     /** The head whose frame was handed out last: advanced on the next call. */
     private Head last;
@@ -76,8 +61,8 @@ public final class MergedSource {
                 if (src.interleavesInterfaces()) {
                     src = new TimeOrderedSource(src);
                 }
-                Head h = new Head(c, src, listener);
-                src.onProblem(h);
+                Head h = new Head(c, src);
+                src.onProblem(e -> listener.problem(c, e));
                 listener.opened(c);
                 open.add(h);
                 long size = src.stats().sizeHint;
@@ -94,49 +79,29 @@ public final class MergedSource {
         if (open.size() == 1) {
             // One capture: no heap, and no per-frame comparison.
             Head h = open.get(0);
-            return advance(h, null) ? h.frame : null;
+            return advance(h) ? h.frame : null;
         }
         if (!started) {
             started = true;
             for (Head h : open) {
-                if (advance(h, null)) {
+                if (advance(h)) {
                     heads.add(h);
                 }
             }
-        } else if (last != null && advance(last, null)) {
+        } else if (last != null && advance(last)) {
             heads.add(last);
         }
         last = heads.poll();
         return last == null ? null : last.frame;
     }
 
-    /**
-     * The next frame in time order that {@code filter} does not take; the frames before it, in time order, went to the
-     * filter. One capture tests them in its own read loop ({@link FrameSource#next(FrameFilter)}).
-     */
-    public Frame next(FrameFilter filter) {
-        if (open.size() == 1) {
-            Head h = open.get(0);
-            return advance(h, filter) ? h.frame : null;
-        }
-        for (Frame f = next(); f != null; f = next()) {
-            if (!filter.take(f.capture, f.nanos, f.linkType, f.data, f.offset, f.capLen)) {
-                return f;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Reads the next frame of {@code h} (the next one {@code filter} does not take, when there is one); at its end (or
-     * on a failure) reports it ended and closes it.
-     */
-    private boolean advance(Head h, FrameFilter filter) {
+    /** Reads the next frame of {@code h}; at its end (or on a failure) reports it ended and closes it. */
+    private boolean advance(Head h) {
         if (h.ended) {
             return false;
         }
         try {
-            h.frame = filter == null ? h.source.next() : h.source.next(filter);
+            h.frame = h.source.next();
         } catch (CaptureException e) {
             listener.problem(h.capture, e);
             h.frame = null;

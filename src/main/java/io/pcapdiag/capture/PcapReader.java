@@ -66,21 +66,22 @@ final class PcapReader extends AbstractFileSource {
         return linkType;
     }
 
-    // The per-record path is kept small, its rare branches in methods of their own: C1, which compiles
-    // this for short runs, then inlines it into the read loop.
     @Override
     public Frame next() throws CaptureException {
         try {
             while (true) {
                 long start = in.offset();
                 if (in.available() < recordHeader && !in.ensure(recordHeader)) {
-                    return endOrCutHeader(start);
+                    if (in.available() == 0) {
+                        return null;
+                    }
+                    throw cutOff(start, "record header", recordHeader);
                 }
                 byte[] b = in.buf;
                 int p = in.pos;
                 long capLen = Bytes.u32(b, p + 8, bigEndian);
                 if (capLen > maxRecord) {
-                    badLength(start, capLen);
+                    resync(start, "record length " + capLen + " exceeds the maximum " + maxRecord);
                     continue;
                 }
                 int len = (int) capLen;
@@ -122,73 +123,6 @@ final class PcapReader extends AbstractFileSource {
         } catch (IOException e) {
             throw io(e);
         }
-    }
-
-    /**
-     * The read loop for a filter: the ordinary records already in the window (whole, of 1 to snaplen bytes, a valid
-     * fraction) are tested where they lie, with the window's position and limit in locals; anything else (the end of
-     * the window, a record {@link #next()} must check or report) goes through {@link #next()}, and its frame is tested
-     * as it comes out. Half the reading thread's time was this loop's own bookkeeping per record (fields of the
-     * window, the frame and the statistics written for every record, and a frame made of each) before the filter
-     * ever looked at it.
-     */
-    @Override
-    public Frame next(FrameFilter filter) throws CaptureException {
-        Capture cap = capture;
-        int header = recordHeader;
-        boolean big = bigEndian;
-        long fracLimit = nanos ? 1_000_000_000L : 1_000_000L;
-        long fracScale = nanos ? 1L : 1000L;
-        while (true) {
-            byte[] b = in.buf;
-            int p = in.pos;
-            int lim = in.lim;
-            long frames = stats.frames;
-            long sec = -1;
-            boolean refused = false;
-            while (lim - p >= header) {
-                long capLen = Bytes.u32(b, p + 8, big);
-                if (capLen == 0 || capLen > snaplen || lim - p < header + capLen) {
-                    break;
-                }
-                long s = Bytes.u32(b, p, big);
-                long frac = Bytes.u32(b, p + 4, big);
-                if (frac >= fracLimit) {
-                    break;
-                }
-                int len = (int) capLen;
-                if (!filter.take(cap, s * 1_000_000_000L + frac * fracScale, linkType, b, p + header, len)) {
-                    refused = true;
-                    break;
-                }
-                sec = s;
-                frames++;
-                p += header + len;
-            }
-            if (frames != stats.frames) {
-                // Records of 1 byte or more were taken: a run of empty records, if one was going on, has ended.
-                stats.frames = frames;
-                in.pos = p;
-                lastSeconds = sec;
-                emptyRun = 0;
-            }
-            Frame f = next();
-            if (f == null || refused || !filter.take(cap, f.nanos, f.linkType, f.data, f.offset, f.capLen)) {
-                return f; // a record the filter refused in the loop above is this one: not asked twice
-            }
-        }
-    }
-
-    /** The end of the file, or a record header cut off by it. */
-    private Frame endOrCutHeader(long start) throws IOException, CaptureException {
-        if (in.available() == 0) {
-            return null;
-        }
-        throw cutOff(start, "record header", recordHeader);
-    }
-
-    private void badLength(long start, long capLen) throws IOException, CaptureException {
-        resync(start, "record length " + capLen + " exceeds the maximum " + maxRecord);
     }
 
     /**

@@ -2,7 +2,7 @@ package io.pcapdiag.capture;
 
 /** What a source read and what it had to skip; nothing is dropped without being counted here. */
 public final class ReadStats {
-    /** Frames delivered: handed out, or taken by the caller's {@link FrameFilter}. */
+    /** Frames delivered. */
     public long frames;
     /** Bytes of the file consumed. */
     public long bytes;

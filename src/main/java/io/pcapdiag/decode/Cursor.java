@@ -11,6 +11,11 @@ final class Cursor {
     /** Start of the frame, so offsets can be given relative to it. */
     int start;
     int end;
+    /**
+     * Whether the decoders fill every field of the view, or only what tells what the packet is (its kind, TCP flags,
+     * lengths and anomaly): the same decoders, the same offsets and checks, fewer fields read.
+     */
+    boolean fill;
     /** Set by link decoders: the network protocol (ethertype) of what follows. */
     int netType;
     /** Set by {@link Ipv6#skipExtensions}: the protocol after the extension headers. */

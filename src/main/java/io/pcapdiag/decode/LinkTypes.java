@@ -37,8 +37,7 @@ public final class LinkTypes {
 
     /**
      * Strips {@code linkType}'s header from the frame at {@code off}: the offset of the network header, -1, or
-     * {@link #UNSUPPORTED}. A switch, not a table of method references: analyze links none
-     * (NoLambdaLinkedTest).
+     * {@link #UNSUPPORTED}.
      */
     static int strip(int linkType, Cursor c, int off, PacketView v) {
         switch (linkType) {
@@ -73,10 +72,12 @@ public final class LinkTypes {
         if (!c.has(off, 14)) {
             return truncated(v);
         }
-        v.dstMac = c.mac(off);
-        v.srcMac = c.mac(off + 6);
-        v.hasDstMac = true;
-        v.hasSrcMac = true;
+        if (c.fill) {
+            v.dstMac = c.mac(off);
+            v.srcMac = c.mac(off + 6);
+            v.hasDstMac = true;
+            v.hasSrcMac = true;
+        }
         return vlanTags(c, c.u16(off + 12), off + 14, v);
     }
 
@@ -98,8 +99,10 @@ public final class LinkTypes {
         if (!c.has(off, 16)) {
             return truncated(v);
         }
-        v.packetType = c.u16(off);
-        cookedAddress(c, c.u16(off + 2), c.u16(off + 4), off + 6, v);
+        if (c.fill) {
+            v.packetType = c.u16(off);
+            cookedAddress(c, c.u16(off + 2), c.u16(off + 4), off + 6, v);
+        }
         return vlanTags(c, c.u16(off + 14), off + 16, v);
     }
 
@@ -108,9 +111,11 @@ public final class LinkTypes {
         if (!c.has(off, 20)) {
             return truncated(v);
         }
-        v.ifIndex = c.i32(off + 4);
-        v.packetType = c.u8(off + 10);
-        cookedAddress(c, c.u16(off + 8), c.u8(off + 11), off + 12, v);
+        if (c.fill) {
+            v.ifIndex = c.i32(off + 4);
+            v.packetType = c.u8(off + 10);
+            cookedAddress(c, c.u16(off + 8), c.u8(off + 11), off + 12, v);
+        }
         return vlanTags(c, c.u16(off), off + 20, v);
     }
 

@@ -17,11 +17,14 @@ final class Tcp {
             return;
         }
         v.kind = PacketView.Kind.TCP;
+        v.flags = c.u8(o + 13);
+        if (!c.fill) {
+            return;
+        }
         v.srcPort = c.u16(o);
         v.dstPort = c.u16(o + 2);
         v.seq = c.i32(o + 4);
         v.ack = c.i32(o + 8);
-        v.flags = c.u8(o + 13);
         v.window = c.u16(o + 14);
         v.tcpPayloadLength = Math.max(0, v.ipPayloadLength - dataOffset);
     }

@@ -68,7 +68,6 @@ public final class Finding {
             at--;
         }
         if (at < EXAMPLES) {
-            a.keep();
             examples.add(at, a);
             if (examples.size() > EXAMPLES) {
                 examples.remove(EXAMPLES);

@@ -64,10 +64,9 @@ public final class Attempt {
     /**
      * Every later packet of the attempt, in capture order: the SYN again (on another interface, after DNAT,
      * retransmitted) and its answers. Null until there is one (most attempts are one SYN and one SYN-ACK,
-     * and an answer at once is not kept); at most {@link #MAX_FRAMES}, the rest counted.
+     * and an answer at once is not kept); at most {@link #MAX_FRAMES}, the rest not kept.
      */
     ArrayList<Sighting> frames;
-    int framesNotKept;
     /** Later packets kept per attempt: a path across a node and a few retransmissions. */
     static final int MAX_FRAMES = 32;
     boolean evicted;
@@ -75,19 +74,9 @@ public final class Attempt {
     /** Capture time after which the attempt is decided; pushed back by each retransmission. */
     long expiresAt;
     long queuedExpiry;
-    /** Held on to past its decision ({@link #keep}): not reused. */
-    boolean kept;
 
     /** A new attempt from the first sighting of its SYN. */
     Attempt(Frame f, PacketView v) {
-        start(f, v);
-    }
-
-    /**
-     * Makes this the attempt the SYN in {@code f} and {@code v} opens, every field set as by the constructor: the
-     * tracker reuses a decided attempt that nothing {@link #keep kept} (see {@link HandshakeTracker}).
-     */
-    void start(Frame f, PacketView v) {
         clientHi = v.srcHi;
         clientLo = v.srcLo;
         clientPort = v.srcPort;
@@ -112,32 +101,6 @@ public final class Attempt {
         synDstMac = v.dstMac;
         synTunnel = Tunnel.of(v);
         lastSynNanos = f.nanos;
-        retransmissions = 0;
-        natCopy = null;
-        answeredByTarget = false;
-        retransmissionsBeforeAnswer = 0;
-        answeredSynNanos = 0;
-        answerNanos = 0;
-        synAck = null;
-        otherSynAck = null;
-        reset = null;
-        icmp = null;
-        clientReset = null;
-        frames = null;
-        framesNotKept = 0;
-        evicted = false;
-        outcome = null;
-        expiresAt = 0;
-        queuedExpiry = 0;
-        kept = false;
-    }
-
-    /**
-     * Whoever holds on to this attempt once it is decided says so, here, while it is handed the attempt (a finding
-     * keeping it as an example, the attempt list): an attempt not kept is reused for a later SYN.
-     */
-    public void keep() {
-        kept = true;
     }
 
     /** Keeps a later packet of this attempt (see {@link #frames}). */
@@ -147,8 +110,6 @@ public final class Attempt {
         }
         if (frames.size() < MAX_FRAMES) {
             frames.add(s);
-        } else {
-            framesNotKept++;
         }
     }
 
@@ -232,11 +193,6 @@ public final class Attempt {
             all.addAll(frames);
         }
         return all;
-    }
-
-    /** Later packets of this attempt beyond {@link #MAX_FRAMES}: seen, but not kept. */
-    public int framesNotKept() {
-        return framesNotKept;
     }
 
     public Sighting natCopy() {

@@ -6,12 +6,10 @@ package io.pcapdiag.track;
  * before touching the entry, and deletion (backward shift, Knuth 6.4 algorithm R, so no tombstones
  * accumulate over a long capture) never rehashes.
  *
- * <p>At most half full, and at most a quarter full from {@link #SPARSE_FROM} slots on. A table that large (512 KB of
- * slots and hashes, a core's L2 cache here) misses that cache on most probes, and a probe that finds an entry reads
- * its hash from the second array, a second miss: a SYN flood's 262,144 open attempts (the default
- * {@code --max-open}) made 2.4 probes per lookup and scanned 2.3 entries per removal at a half, and
- * {@code AttemptTable} was 1,464 of the tracker thread's 2,386 CPU samples (PERFORMANCE.md). A quarter full costs
- * 4 MB more at that size; the bench's other traces stay under it, their tables as before.
+ * <p>At most half full, and at most a quarter full from {@link #SPARSE_FROM} slots on. A table that large outgrows a
+ * core's L2 cache, so every probe past the first is a cache miss, and a SYN flood's 262,144 open attempts (the default
+ * {@code --max-open}) made 2.4 probes per lookup at a half; a quarter full costs 4 MB more at that size and takes most
+ * of the table's time off a flood's tracker thread (docs/performance.md).
  */
 final class AttemptTable {
     /** Slots from which the table is kept at most a quarter full. */

@@ -40,19 +40,6 @@ public record Endpoint(long hi, long lo, int port) implements Comparable<Endpoin
         return port == NO_PORT ? Ip.format(hi, lo) : Ip.endpoint(hi, lo, port);
     }
 
-    // Explicit rather than the record's generated methods: these run for every decided attempt, and the
-    // generated ones go through invokedynamic, which the C1 compiler of short runs does not inline.
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof Endpoint e && lo == e.lo && port == e.port && hi == e.hi;
-    }
-
-    @Override
-    public int hashCode() {
-        long h = lo * 0x9E3779B97F4A7C15L ^ hi ^ port;
-        return (int) (h ^ (h >>> 32));
-    }
-
     @Override
     public int compareTo(Endpoint o) {
         int c = Boolean.compare(!isV4(), !o.isV4());

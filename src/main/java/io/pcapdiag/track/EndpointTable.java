@@ -2,8 +2,8 @@ package io.pcapdiag.track;
 
 /**
  * A table of entries keyed by address and port, looked up from the raw fields of an {@link Attempt} without
- * making an {@link Endpoint}: what the capture learns from every decided attempt (a {@code HashMap} keyed by
- * a new {@code Endpoint} per lookup made 12 MB of what a run on the bench trace allocates, PERFORMANCE.md).
+ * making an {@link Endpoint}: what the capture learns from every decided attempt, without an object made per
+ * lookup (docs/performance.md).
  * Each entry carries its own key, so that a lookup reads one array and the entry it finds, the entry its
  * caller goes on to update. Open addressing with linear probing, at most half full; entries are never
  * removed.

@@ -29,16 +29,8 @@ public final class HandshakeTracker {
     static final long MAX_SYN_RTO_NANOS = 120_000_000_000L;
     /** How far back a seq-less ICMP quote (cut by a short snaplen) is matched by ports alone. */
     private static final int QUOTE_SCAN_LIMIT = 4096;
-    /** Decided attempts held for reuse, at most (216 bytes each, and the packets each kept until it is reused). */
-    private static final int MAX_FREE = 4096;
 
     private final AttemptTable table = new AttemptTable();
-    /**
-     * Decided attempts nothing kept, reused for the next SYNs: the one decided last is still in the cache, where a
-     * new one would be memory never touched (and a page fault every 19 attempts).
-     */
-    private final Attempt[] free = new Attempt[MAX_FREE];
-    private int freeCount;
     private final ArrayDeque<Attempt> queue = new ArrayDeque<>();
     private final TrackerSink sink;
     private final int maxOpen;
@@ -57,9 +49,21 @@ public final class HandshakeTracker {
         this.maxOpen = maxOpen;
     }
 
+    /**
+     * Whether {@link #observe} does more with {@code v} than move the clock: a TCP segment with SYN or RST, or an ICMP
+     * error. A mid-connection segment (most of a node's capture) only tells the time.
+     */
+    public static boolean concerns(PacketView v) {
+        return v.kind == PacketView.Kind.ICMP_ERROR
+                || v.kind == PacketView.Kind.TCP && (v.flags & (PacketView.SYN | PacketView.RST)) != 0;
+    }
+
     /** Feeds one decoded packet. */
     public void observe(Frame f, PacketView v) {
         advanceClock(f.nanos);
+        if (!concerns(v)) {
+            return;
+        }
         if (v.kind == PacketView.Kind.TCP) {
             int flags = v.flags;
             if ((flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) == PacketView.SYN) {
@@ -97,13 +101,7 @@ public final class HandshakeTracker {
             if (table.size() >= maxOpen) {
                 evictOldest();
             }
-            if (freeCount > 0) {
-                a = free[--freeCount];
-                free[freeCount] = null;
-                a.start(f, v);
-            } else {
-                a = new Attempt(f, v);
-            }
+            a = new Attempt(f, v);
             a.expiresAt = f.nanos + FIRST_DECISION_NANOS;
             a.queuedExpiry = a.expiresAt;
             table.put(a);
@@ -251,9 +249,6 @@ public final class HandshakeTracker {
         table.remove(a);
         a.outcome = outcomeOf(a, now);
         sink.decided(a);
-        if (!a.kept && freeCount < MAX_FREE) {
-            free[freeCount++] = a;
-        }
     }
 
     static Outcome outcomeOf(Attempt a, long now) {

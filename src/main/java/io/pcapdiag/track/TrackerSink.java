@@ -2,10 +2,7 @@ package io.pcapdiag.track;
 
 /** What the tracker tells the rest of the pipeline: attempts once decided, and answers it could not pair. */
 public interface TrackerSink {
-    /**
-     * Each attempt once, when its outcome is decided. It is the sink's only while this runs, unless the sink calls
-     * {@link Attempt#keep}: the tracker reuses an attempt nothing kept for a later SYN.
-     */
+    /** Each attempt once, when its outcome is decided; the tracker no longer holds it. */
     void decided(Attempt attempt);
 
     /**

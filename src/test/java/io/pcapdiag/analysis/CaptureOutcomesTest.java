@@ -22,8 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Each capture's attempts by outcome (a capture line's counts, {@code captures[].attempts} in JSON) are the attempts the
- * tracker decided whose first SYN that capture holds, as the decided-attempt listener sees them: counted apart from the
- * capture's summary on the tracker's thread and copied into it when the result is made (Analysis.outcomesByCapture).
+ * tracker decided whose first SYN that capture holds, as the decided-attempt listener sees them, on one thread and on two.
  */
 class CaptureOutcomesTest {
 

@@ -10,8 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The tracker reuses decided attempts for later SYNs unless something kept them: a finding's examples and the
- * attempt list ({@code --attempts}) must still be the attempts they were once thousands of later ones came and went.
+ * A decided attempt is the holder's: a finding's examples and the attempt list ({@code --attempts}) are still the
+ * attempts they were once thousands of later ones came and went.
  */
 class KeptAttemptsTest {
     /** A refused attempt first, then 3,000 answered ones over 30 s, each decided (and its object free) 4 s later. */

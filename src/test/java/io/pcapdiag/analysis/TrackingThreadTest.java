@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The hand-over between the reading thread and the tracker's: however far the reading thread runs ahead, it makes no
  * more than the eight batches the queues hold, and each packet reaches the tracker once, in the order it was read,
- * through whichever batch carried it. (That a small capture makes only one is measured in PERFORMANCE.md, not held here.)
+ * through whichever batch carried it.
  */
 class TrackingThreadTest {
     private static final long SECOND = 1_000_000_000L;
@@ -62,15 +62,13 @@ class TrackingThreadTest {
             TrackingThread stage = new TrackingThread(tracker);
             Frame f = new Frame();
             f.capture = new Capture(0, "test");
-            long clock = Long.MIN_VALUE;
             for (int i = 1; i <= packets; i++) {
                 f.number = i;
                 f.nanos = i == 1 ? 0 : 100 * SECOND + i;
-                syn(stage.slot().view, i);
-                stage.commit(f, clock);
-                clock = f.nanos;
+                syn(stage.view(), i);
+                stage.observe(f);
             }
-            stage.finish(clock);
+            stage.finish();
         });
         tracker.finish();
         List<Long> expected = new ArrayList<>();

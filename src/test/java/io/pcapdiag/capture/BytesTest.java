@@ -8,14 +8,8 @@ import java.nio.ByteOrder;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The 4-byte reads through {@code Unsafe} against the byte arrays' own order and the array's own bounds. */
+/** The multi-byte reads against a {@code ByteBuffer}'s of the same bytes, and against the array's own bounds. */
 class BytesTest {
-    @Test
-    void loadsWhereTheJvmDoesNotWarn() {
-        boolean quiet = Runtime.version().feature() < 24 && ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
-        assertEquals(quiet, Bytes.LOADS, "the reads load through Unsafe exactly where it runs without a warning");
-    }
-
     @Test
     void everyOffsetReadsWhatAByteBufferReads() {
         Random random = new Random(13);
@@ -28,8 +22,6 @@ class BytesTest {
                 for (int o = 0; o + 4 <= length; o++) {
                     assertEquals(big.getInt(o), Bytes.i32be(b, o), "i32be at " + o);
                     assertEquals(little.getInt(o), Bytes.i32le(b, o), "i32le at " + o);
-                    assertEquals(big.getInt(o), Bytes.i32beShifts(b, o));
-                    assertEquals(little.getInt(o), Bytes.i32leShifts(b, o));
                     assertEquals(big.getInt(o) & 0xffffffffL, Bytes.u32(b, o, true));
                     assertEquals(little.getInt(o) & 0xffffffffL, Bytes.u32(b, o, false));
                 }
@@ -54,8 +46,6 @@ class BytesTest {
                 int at = o;
                 assertThrows(IndexOutOfBoundsException.class, () -> Bytes.i32le(b, at), "i32le at " + at + " of " + length);
                 assertThrows(IndexOutOfBoundsException.class, () -> Bytes.i32be(b, at), "i32be at " + at + " of " + length);
-                assertThrows(IndexOutOfBoundsException.class, () -> Bytes.i32leShifts(b, at));
-                assertThrows(IndexOutOfBoundsException.class, () -> Bytes.i32beShifts(b, at));
             }
         }
     }

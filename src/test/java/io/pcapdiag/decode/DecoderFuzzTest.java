@@ -115,6 +115,30 @@ class DecoderFuzzTest {
         }
     }
 
+    /** The same mutated frames: classified, each has the kind, TCP flags and anomaly its full decode gives. */
+    @Test
+    void classifyingGivesWhatDecodingGives() {
+        Random r = new Random(0x5eed);
+        List<Sample> corpus = corpus();
+        Decoder decoder = new Decoder();
+        PacketView full = new PacketView();
+        PacketView classified = new PacketView();
+        for (int i = 0; i < ITERATIONS; i++) {
+            Sample s = corpus.get(r.nextInt(corpus.size()));
+            byte[] m = r.nextInt(10) == 0 ? s.bytes() : mutate(s.bytes(), r);
+            int capLen = r.nextInt(4) == 0 ? r.nextInt(m.length + 1) : m.length;
+            int linkType = r.nextInt(20) == 0 ? LINK_TYPES[r.nextInt(LINK_TYPES.length)] : s.linkType();
+            Frame f = embed(linkType, m, capLen, 0, 0, (byte) 0);
+            decoder.decode(f, full);
+            decoder.classify(f, classified);
+            String d = "iteration " + i + ": " + DecodeTesting.describe(full);
+            assertEquals(full.kind, classified.kind, d);
+            assertEquals(full.flags, classified.flags, d);
+            assertEquals(full.weird, classified.weird, d);
+            assertEquals(full.truncated, classified.truncated, d);
+        }
+    }
+
     private static void checkInvariants(PacketView v, int i) {
         String d = "iteration " + i + ": " + DecodeTesting.describe(v);
         assertNotNull(v.kind, d);
