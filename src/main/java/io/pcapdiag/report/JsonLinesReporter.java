@@ -43,7 +43,7 @@ public final class JsonLinesReporter implements Reporter {
     }
 
     @Override
-    public void summary(Progress p) {
+    public void summary(LiveStatus p) {
         Map<String, Object> head = head(p.nowNanos());
         head.put("since", Times.utc(p.sinceNanos()));
         head.put("attempts", JsonReporter.outcomes(p.outcomes()));

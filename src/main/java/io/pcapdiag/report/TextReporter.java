@@ -397,7 +397,7 @@ public final class TextReporter implements Reporter {
     }
 
     @Override
-    public synchronized void summary(Progress p) {
+    public synchronized void summary(LiveStatus p) {
         try {
             summaryLines(p);
         } finally {
@@ -406,7 +406,7 @@ public final class TextReporter implements Reporter {
         }
     }
 
-    private void summaryLines(Progress p) {
+    private void summaryLines(LiveStatus p) {
         long packets = p.interfaces().stream().mapToLong(InterfaceStatus::packets).sum();
         long attempts = p.outcomes().values().stream().mapToLong(Long::longValue).sum();
         long findings = p.findings().values().stream().mapToLong(Long::longValue).sum();
