@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.stream.Collectors;
 
 /**
  * The report for people: a summary line per capture, then one block per finding, most severe first;
@@ -104,11 +105,7 @@ public final class TextReporter implements Reporter {
         if (a.retransmissions() > 0) {
             sb.append(", ").append(a.retransmissions()).append(a.retransmissions() == 1 ? " retransmission" : " retransmissions");
         }
-        StringJoiner path = new StringJoiner(" -> ", "; path ", "");
-        for (PathHop h : a.path()) {
-            path.add(hop(h));
-        }
-        return sb.append(path).toString();
+        return sb.append(a.path().stream().map(TextReporter::hop).collect(Collectors.joining(" -> ", "; path ", ""))).toString();
     }
 
     /** One place on a path: where, the destination after DNAT, the tunnel it was inside ({@code eth0 in inside VXLAN ...}). */
@@ -124,11 +121,7 @@ public final class TextReporter implements Reporter {
         }
         sb.append(s.packets()).append(s.packets() == 1 ? " packet" : " packets");
         if (!s.linkTypes().isEmpty()) {
-            StringJoiner j = new StringJoiner(", ", " (", ")");
-            for (int l : s.linkTypes()) {
-                j.add(LinkTypes.name(l));
-            }
-            sb.append(j);
+            sb.append(s.linkTypes().stream().map(LinkTypes::name).collect(Collectors.joining(", ", " (", ")")));
         }
         sb.append(", ").append(s.attempts()).append(s.attempts() == 1 ? " attempt" : " attempts");
         sb.append(outcomes(s.outcomes(), ": ", ""));
@@ -226,16 +219,6 @@ public final class TextReporter implements Reporter {
         return ref == null ? address : address + " (" + ref.text() + ")";
     }
 
-    /** Per finding: a loop, not a stream (see JsonReporter.hops). */
-    private static boolean allUnknown(List<CauseVerdict> causes) {
-        for (CauseVerdict c : causes) {
-            if (c.verdict() != Verdict.UNKNOWN) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * The candidate causes: confirmed ones with their facts and the commands that fix them, then the
      * consistent ones, what is ruled out and why, and what no context could judge.
@@ -244,9 +227,10 @@ public final class TextReporter implements Reporter {
         if (d.causes().isEmpty()) {
             return;
         }
-        if (allUnknown(d.causes())) {
+        if (d.causes().stream().allMatch(c -> c.verdict() == Verdict.UNKNOWN)) {
+            String ids = d.causes().stream().map(c -> c.cause().id()).collect(Collectors.joining(", "));
             out.println(d.informed()
-                    ? "  Cause: unconfirmed (the context given cannot judge " + ids(d.causes()) + ")"
+                    ? "  Cause: unconfirmed (the context given cannot judge " + ids + ")"
                     : "  Cause: unconfirmed (no cluster or node context)");
             return;
         }
@@ -264,10 +248,8 @@ public final class TextReporter implements Reporter {
                     }
                 }
                 case CONTRADICTED -> {
-                    StringJoiner why = new StringJoiner("; ");
-                    for (Fact fact : c.facts()) {
-                        why.add("[" + fact.source().id() + "] " + fact.text());
-                    }
+                    String why = c.facts().stream().map(fact -> "[" + fact.source().id() + "] " + fact.text())
+                            .collect(Collectors.joining("; "));
                     wrap("  Ruled out: ", "    ", c.cause().id() + ": " + why);
                 }
                 case UNKNOWN -> unknown.add(c.cause().id());
@@ -285,23 +267,14 @@ public final class TextReporter implements Reporter {
     private void path(Diagnosis d) {
         List<PathHop> path = d.path();
         if (path.size() > 1 || d.lastSeen() != null) {
-            StringJoiner j = new StringJoiner(" -> ");
-            for (PathHop h : path) {
-                j.add(hop(h) + " (" + (d.citeCaptures() ? h.capture() + " " : "") + "#" + h.frame() + ")");
-            }
-            wrap("  Path: ", "    ", j + (path.size() == 1 ? ", the only place it was seen" : ""));
+            String places = path.stream()
+                    .map(h -> hop(h) + " (" + (d.citeCaptures() ? h.capture() + " " : "") + "#" + h.frame() + ")")
+                    .collect(Collectors.joining(" -> "));
+            wrap("  Path: ", "    ", places + (path.size() == 1 ? ", the only place it was seen" : ""));
         }
         if (d.vanished() != null) {
             wrap("  Vanished: ", "    ", d.vanished());
         }
-    }
-
-    private static String ids(List<CauseVerdict> causes) {
-        StringJoiner j = new StringJoiner(", ");
-        for (CauseVerdict c : causes) {
-            j.add(c.cause().id());
-        }
-        return j.toString();
     }
 
     /** {@code text} as a sentence of a paragraph: capitalised, {@code suffix} (its references) before the one period. */
@@ -320,14 +293,7 @@ public final class TextReporter implements Reporter {
 
     /** The packets' references ({@code #12}, or {@code capture #12} when several captures are read), each once, in order. */
     static List<String> refList(List<Sighting> packets, boolean citeCaptures) {
-        List<String> out = new ArrayList<>(packets.size());
-        for (Sighting s : packets) {
-            String ref = s.ref(citeCaptures);
-            if (!out.contains(ref)) {
-                out.add(ref);
-            }
-        }
-        return out;
+        return packets.stream().map(s -> s.ref(citeCaptures)).distinct().toList();
     }
 
     /** An observation and the packets it rests on: {@code the SYN-ACK came from MAC ... (#20)}. */
@@ -338,10 +304,7 @@ public final class TextReporter implements Reporter {
     static String totalLine(Result r) {
         long errors = r.findings().findings(Severity.ERROR);
         long warnings = r.findings().size() - errors;
-        long attempts = 0;
-        for (long n : r.outcomes().values()) {
-            attempts += n;
-        }
+        long attempts = r.outcomes().values().stream().mapToLong(Long::longValue).sum();
         long evicted = r.outcomes().getOrDefault(Outcome.EVICTED, 0L);
         if (r.findings().isEmpty()) {
             if (evicted > 0) {
