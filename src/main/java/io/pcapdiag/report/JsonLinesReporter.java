@@ -29,9 +29,9 @@ public final class JsonLinesReporter implements Reporter {
     private static final ObjectWriter LINES = JsonReporter.MAPPER.writer().withRootValueSeparator(System.lineSeparator());
 
     /**
-     * The lines, as records bound by {@link JsonReporter#MAPPER}: the event, what says when and where (time, node: left
-     * out where there is none), then the body's own keys. Offline lines carry no time: the output must not depend on
-     * when it ran.
+     * The lines' schema, records bound like the document's: the event, when and where (a key left out where there is
+     * none: offline lines carry no time, so that the output does not depend on when it ran, and no node outside a
+     * cluster), then the keys of the body, unwrapped.
      */
     private record FindingLine(String event, @JsonInclude(JsonInclude.Include.NON_NULL) String time,
                                @JsonInclude(JsonInclude.Include.NON_NULL) String node,
@@ -48,7 +48,7 @@ public final class JsonLinesReporter implements Reporter {
                                List<InterfaceStatus> interfaces) {
     }
 
-    /** Offline, without time, start and interfaces, and without the findings and attempts (they had lines of their own). */
+    /** Offline: no time, start or interfaces, and a document without its findings and attempts (they had lines of their own). */
     private record ReportLine(String event, @JsonInclude(JsonInclude.Include.NON_NULL) String time,
                               @JsonInclude(JsonInclude.Include.NON_NULL) String node,
                               @JsonInclude(JsonInclude.Include.NON_NULL) String started,
