@@ -229,14 +229,14 @@ public final class LiveCommand implements Callable<Integer> {
             }
 
             @Override
-            public void summary(io.pcapdiag.report.Progress p) {
+            public void summary(io.pcapdiag.report.LiveStatus p) {
                 if (!failed()) {
                     stdout.summary(p);
                 }
             }
 
             @Override
-            public void tick(io.pcapdiag.report.Progress p) {
+            public void tick(io.pcapdiag.report.LiveStatus p) {
                 failed();
             }
 

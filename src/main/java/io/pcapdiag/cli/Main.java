@@ -1,6 +1,5 @@
 package io.pcapdiag.cli;
 
-import io.pcapdiag.report.Utf8PrintWriter;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -42,8 +41,8 @@ public final class Main implements Runnable {
         Locale.setDefault(Locale.ROOT);
         // Straight onto file descriptor 1, not through System.out: a PrintStream swallows write errors, and a full disk
         // or a closed pipe must end in exit code 5 with one line, not in a report that silently never arrived.
-        // UTF-8, and the bytes themselves for the JSON reports (Utf8PrintWriter).
-        PrintWriter out = new Utf8PrintWriter(new java.io.FileOutputStream(java.io.FileDescriptor.out));
+        // In UTF-8, whatever the platform's charset.
+        PrintWriter out = new PrintWriter(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         int code = run(args, out, err);
         out.flush();

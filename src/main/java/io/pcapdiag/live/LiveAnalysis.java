@@ -9,7 +9,7 @@ import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.diagnosis.Diagnose;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.diagnosis.Report;
-import io.pcapdiag.report.Progress;
+import io.pcapdiag.report.LiveStatus;
 import io.pcapdiag.report.Reporter;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
@@ -54,7 +54,7 @@ final class LiveAnalysis {
     private final Map<Integer, String> ifNames = new HashMap<>();
     private boolean dirty;
     /** Connect times since the last tick, for the metrics; a burst beyond the bound is counted, not timed. */
-    private final List<Progress.Connect> connects = new ArrayList<>();
+    private final List<LiveStatus.Connect> connects = new ArrayList<>();
     private static final int MAX_CONNECTS_PER_TICK = 1 << 16;
     private long connectsNotTimed;
     private long lastTick = Long.MIN_VALUE;
@@ -171,7 +171,7 @@ final class LiveAnalysis {
         if (a.outcome() == io.pcapdiag.track.Outcome.ANSWERED) {
             if (connects.size() < MAX_CONNECTS_PER_TICK) {
                 Ref svc = analysis.context().ref(a.target()).filter(r -> Ref.SERVICE.equals(r.kind())).orElse(null);
-                connects.add(new Progress.Connect(svc == null ? "" : svc.namespace(), svc == null ? "" : svc.name(),
+                connects.add(new LiveStatus.Connect(svc == null ? "" : svc.namespace(), svc == null ? "" : svc.name(),
                         a.connectNanos()));
             } else {
                 connectsNotTimed++;
@@ -221,7 +221,7 @@ final class LiveAnalysis {
         for (Map.Entry<PacketSource, Tally> e : tallies.entrySet()) {
             e.getValue().stats = e.getKey().stats();
         }
-        Progress p = progress(now, now, true);
+        LiveStatus p = progress(now, now, true);
         for (Reporter r : reporters) {
             r.tick(p);
         }
@@ -230,14 +230,14 @@ final class LiveAnalysis {
     /** The periodic summary: findings so far and every interface's counters. */
     void summary(long now, long since) {
         stream(now, true);
-        Progress p = progress(now, since, false);
+        LiveStatus p = progress(now, since, false);
         for (Reporter r : reporters) {
             r.summary(p);
         }
     }
 
     /** Where the run stands; {@code drain}: hand over (and forget) the connect times gathered since the last tick. */
-    private Progress progress(long now, long since, boolean drain) {
+    private LiveStatus progress(long now, long since, boolean drain) {
         Map<Pattern, Long> findings = new EnumMap<>(Pattern.class);
         Map<Pattern, Long> attempts = new EnumMap<>(Pattern.class);
         for (Pattern p : Pattern.values()) {
@@ -247,12 +247,12 @@ final class LiveAnalysis {
             findings.merge(f.pattern(), 1L, Long::sum);
             attempts.merge(f.pattern(), f.attempts(), Long::sum);
         }
-        List<Progress.Connect> timed = List.of();
+        List<LiveStatus.Connect> timed = List.of();
         if (drain) {
             timed = List.copyOf(connects);
             connects.clear();
         }
-        return new Progress(now, since, analysis.outcomes(), findings, attempts, statuses(), timed, connectsNotTimed);
+        return new LiveStatus(now, since, analysis.outcomes(), findings, attempts, statuses(), timed, connectsNotTimed);
     }
 
     /**

@@ -4,7 +4,7 @@ import io.pcapdiag.analysis.InterfaceStatus;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.Report;
-import io.pcapdiag.report.Progress;
+import io.pcapdiag.report.LiveStatus;
 import io.pcapdiag.report.Reporter;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.track.Outcome;
@@ -134,7 +134,7 @@ public final class LiveMetrics implements Reporter, Closeable {
     }
 
     @Override
-    public void tick(Progress p) {
+    public void tick(LiveStatus p) {
         p.outcomes().forEach((o, n) -> {
             long grew = n - outcomesSeen.getOrDefault(o, 0L);
             if (grew > 0) {
@@ -143,7 +143,7 @@ public final class LiveMetrics implements Reporter, Closeable {
             }
         });
         p.attempts().forEach((pattern, n) -> findingAttempts.labelValues(pattern.id()).set(n));
-        for (Progress.Connect c : p.connects()) {
+        for (LiveStatus.Connect c : p.connects()) {
             String[] ns = service(c.namespace(), c.service());
             connect.labelValues(ns[0], ns[1]).observe(c.nanos() / 1e9);
         }

@@ -2,23 +2,22 @@ package io.pcapdiag.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.pcapdiag.analysis.CaptureSummary;
 import io.pcapdiag.analysis.Result;
 import io.pcapdiag.causes.CauseVerdict;
-import io.pcapdiag.context.Fact;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.diagnosis.AttemptView;
 import io.pcapdiag.diagnosis.Diagnosis;
-import io.pcapdiag.diagnosis.EvidencePacket;
 import io.pcapdiag.diagnosis.PathHop;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.rules.Explanation;
@@ -37,7 +36,8 @@ import java.util.Map;
 
 /**
  * {@code --format json}: the contract of DESIGN.md ("JSON output"), with per-capture statistics. Its own
- * snake_case DTOs: no domain type is serialised as it is.
+ * snake_case DTOs: no domain type is serialised as it is. The records below are the schema, written by data
+ * binding; {@link JsonLinesReporter} writes the same records a line at a time.
  */
 public final class JsonReporter implements Reporter {
     /** Findings listed in full unless --max-findings says otherwise; the rest are counted in findings_not_listed. */
@@ -46,18 +46,24 @@ public final class JsonReporter implements Reporter {
     public static final int SCHEMA = 1;
 
     /**
-     * The streaming factory the reports are written through. Not an ObjectMapper's: setting up Jackson's data binding
-     * cost every JSON run 20 ms of start-up, and {@link JsonWriter} writes field by field without it (PERFORMANCE.md).
+     * The one serialiser of the JSON document and the JSON Lines: the records bound as they are (snake_case, in
+     * component order, maps sorted by key, nulls written), every surrogate escaped ({@link Surrogates}). It neither
+     * closes nor flushes the writer it is given: the reporters flush once a document or a live line is whole.
      */
-    static final JsonFactory FACTORY = new JsonFactoryBuilder().characterEscapes(new Surrogates()).build();
+    static final ObjectMapper MAPPER = JsonMapper.builder(new JsonFactoryBuilder()
+                    .characterEscapes(new Surrogates())
+                    .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+                    .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
+                    .build())
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .disable(SerializationFeature.FLUSH_AFTER_WRITE_VALUE)
+            .build();
 
     /**
      * Jackson's escapes, and a UTF-16 surrogate as its escape (a backslash, u, four hex digits): a character beyond the
-     * BMP is written as the escapes of its pair, a lone surrogate (a snapshot's JSON may hold one) as its own. Standard
-     * output's byte generator would write a pair as 4 bytes of UTF-8 and a lone one as its escape, or as bytes that are
-     * not UTF-8 when it combines pairs, and a character writer writes them as they are, for its encoder to make '?' of
-     * a lone one: the two writers of a report ({@link #generatorOn}) so print the same bytes, and none of them is lost
-     * ({@code Utf8PrintWriterTest}). Every other character is written as before: the escapes Jackson makes, UTF-8.
+     * BMP is written as the escapes of its pair, a lone surrogate (a snapshot's JSON may hold one) as its own, where
+     * the writer's UTF-8 encoder would make '?' of it: nothing a snapshot or a label holds is lost.
      */
     static final class Surrogates extends CharacterEscapes {
         private final int[] ascii = CharacterEscapes.standardAsciiEscapesForJSON();
@@ -77,27 +83,18 @@ public final class JsonReporter implements Reporter {
     }
 
     /**
-     * Data binding with the document's conventions (snake_case, component order, maps sorted by key, nulls written):
-     * what {@link JsonWriter}'s output is held to, and what writes a value of a type it does not know. In a holder
-     * class, so that a run that never needs it never builds it.
-     */
-    static final class Binding {
-        static final ObjectMapper MAPPER = new ObjectMapper(FACTORY.copy())
-                .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-                .setSerializationInclusion(JsonInclude.Include.ALWAYS)
-                .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
-
-        private Binding() {
-        }
-    }
-
-    /**
      * The document. {@code findings_not_listed}: per pattern, attempts in findings beyond --max-findings or
-     * beyond the bound on distinct findings; {@code findings} plus these account for every attempt.
+     * beyond the bound on distinct findings; {@code findings} plus these account for every attempt. JSON Lines
+     * leaves {@code findings} and {@code attempt_list} out of its report line ({@link #withoutLists}) when it
+     * wrote them on lines of their own.
      */
-    record Document(int schema, List<FindingDto> findings, Map<String, Long> findingsNotListed,
-                    Map<String, Long> attempts, TrackerDto tracker, List<CaptureDto> captures,
-                    List<AttemptDto> attemptList, long attemptsNotListed) {
+    record Document(int schema, @JsonInclude(JsonInclude.Include.NON_NULL) List<FindingDto> findings,
+                    Map<String, Long> findingsNotListed, Map<String, Long> attempts, TrackerDto tracker,
+                    List<CaptureDto> captures, @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptDto> attemptList,
+                    long attemptsNotListed) {
+        Document withoutLists() {
+            return new Document(schema, null, findingsNotListed, attempts, tracker, captures, null, attemptsNotListed);
+        }
     }
 
     /** {@code --attempts N}: one attempt, who dialed what, how it ended, where its SYN went. */
@@ -162,13 +159,11 @@ public final class JsonReporter implements Reporter {
         this.out = out;
     }
 
+    /** The document, laid out by Jackson's default pretty printer, and the line's end. */
     @Override
     public void report(Report r) {
         try {
-            try (com.fasterxml.jackson.core.JsonGenerator g = generatorOn(out)) {
-                g.setPrettyPrinter(new Indented());
-                JsonWriter.document(g, document(r), true);
-            }
+            MAPPER.writerWithDefaultPrettyPrinter().writeValue(out, document(r));
             out.write(System.lineSeparator());
             out.flush();
         } catch (IOException e) {
@@ -178,19 +173,13 @@ public final class JsonReporter implements Reporter {
 
     /** The document {@link #report} prints; {@link JsonLinesReporter} prints its parts on lines of their own. */
     static Document document(Report r) {
-        List<FindingDto> findings = new ArrayList<>(r.diagnoses().size());
-        for (Diagnosis d : r.diagnoses()) {
-            findings.add(finding(d));
-        }
         Result result = r.result();
         Result.TrackerStats t = result.tracker();
-        List<AttemptDto> attempts = new ArrayList<>(r.attempts().size());
-        for (AttemptView a : r.attempts()) {
-            attempts.add(attempt(a));
-        }
-        return new Document(SCHEMA, findings, notListed(r.notListed()), outcomes(result.outcomes()),
+        return new Document(SCHEMA, r.diagnoses().stream().map(JsonReporter::finding).toList(), byId(r.notListed()),
+                outcomes(result.outcomes()),
                 new TrackerDto(t.attempts(), t.evicted(), t.peakOpen(), t.maxOpen(), t.unmatchedAnswers()),
-                captures(result.captures()), attempts,
+                result.captures().stream().map(JsonReporter::capture).toList(),
+                r.attempts().stream().map(JsonReporter::attempt).toList(),
                 r.attempts().isEmpty() ? 0 : result.attemptsNotListed());
     }
 
@@ -200,29 +189,20 @@ public final class JsonReporter implements Reporter {
                 hops(a.path()));
     }
 
-    static Map<String, Long> notListed(Map<Pattern, Long> m) {
+    /** Counts by pattern id, in the order given (the document's maps are sorted by key when written). */
+    static Map<String, Long> byId(Map<Pattern, Long> m) {
         Map<String, Long> out = new LinkedHashMap<>();
-        for (Map.Entry<Pattern, Long> e : m.entrySet()) {
-            out.put(e.getKey().id(), e.getValue());
-        }
+        m.forEach((pattern, n) -> out.put(pattern.id(), n));
         return out;
     }
 
     /** One finding as the document lists it; {@link JsonLinesReporter} streams the same object. */
     static FindingDto finding(Diagnosis d) {
         Finding f = d.finding();
-        List<EvidenceDto> evidence = new ArrayList<>(d.evidence().size());
-        for (EvidencePacket p : d.evidence()) {
-            evidence.add(new EvidenceDto(p.role().id(), p.capture(), p.frame(), Times.utc(p.nanos()), p.iface(), p.summary()));
-        }
-        List<CauseDto> causes = new ArrayList<>(d.causes().size());
-        for (CauseVerdict c : d.causes()) {
-            List<FactDto> facts = new ArrayList<>(c.facts().size());
-            for (Fact fact : c.facts()) {
-                facts.add(new FactDto(fact.source().id(), fact.text()));
-            }
-            causes.add(new CauseDto(c.cause().id(), c.cause().title(), c.verdict().id(), facts, c.fix()));
-        }
+        List<EvidenceDto> evidence = d.evidence().stream()
+                .map(p -> new EvidenceDto(p.role().id(), p.capture(), p.frame(), Times.utc(p.nanos()), p.iface(), p.summary()))
+                .toList();
+        List<CauseDto> causes = d.causes().stream().map(JsonReporter::cause).toList();
         return new FindingDto(f.pattern().id(), f.severity().id(), f.pattern().title(), f.client().toString(),
                 f.target().toString(), f.responder() == null ? null : f.responder().toString(), f.attempts(),
                 ref(d.client()), ref(d.target()), ref(d.responder()), causes, f.retransmissions(), f.clientResets(),
@@ -231,14 +211,13 @@ public final class JsonReporter implements Reporter {
                 d.vanished(), explanation(d.explanation(), d.citeCaptures()));
     }
 
-    // Loops rather than streams in what runs per finding: a stream pipeline is some 60 more methods for C1 to
-    // compile, and interpreted until it has, in a run that lists a thousand findings (PERFORMANCE.md).
+    private static CauseDto cause(CauseVerdict c) {
+        List<FactDto> facts = c.facts().stream().map(fact -> new FactDto(fact.source().id(), fact.text())).toList();
+        return new CauseDto(c.cause().id(), c.cause().title(), c.verdict().id(), facts, c.fix());
+    }
+
     private static List<HopDto> hops(List<PathHop> path) {
-        List<HopDto> out = new ArrayList<>(path.size());
-        for (PathHop h : path) {
-            out.add(hop(h));
-        }
-        return out;
+        return path.stream().map(JsonReporter::hop).toList();
     }
 
     private static HopDto hop(PathHop h) {
@@ -259,14 +238,10 @@ public final class JsonReporter implements Reporter {
                 told.add(s.text());
             }
         }
-        List<String> observations = new ArrayList<>();
-        for (Statement o : x.observations()) {
-            observations.add(TextReporter.withRefs(o.text(), o.packets(), citeCaptures));
-        }
-        List<RemedyDto> remedies = new ArrayList<>();
-        for (Explanation.Remedy rem : x.remedies()) {
-            remedies.add(new RemedyDto(rem.fix(), rem.tradeoff()));
-        }
+        List<String> observations = x.observations().stream()
+                .map(o -> TextReporter.withRefs(o.text(), o.packets(), citeCaptures))
+                .toList();
+        List<RemedyDto> remedies = x.remedies().stream().map(rem -> new RemedyDto(rem.fix(), rem.tradeoff())).toList();
         return new ExplanationDto(String.join(" ", told), statements, observations, x.checks(), remedies);
     }
 
@@ -283,48 +258,13 @@ public final class JsonReporter implements Reporter {
         return out;
     }
 
-    private static List<CaptureDto> captures(List<CaptureSummary> summaries) {
-        List<CaptureDto> out = new ArrayList<>(summaries.size());
-        for (CaptureSummary s : summaries) {
-            out.add(capture(s));
-        }
-        return List.copyOf(out);
-    }
-
     private static CaptureDto capture(CaptureSummary s) {
         boolean any = s.packets() > 0;
-        List<String> linkTypes = new ArrayList<>(s.linkTypes().size());
-        for (int l : s.linkTypes()) {
-            linkTypes.add(LinkTypes.name(l));
-        }
-        return new CaptureDto(s.capture().name(), s.opened(), s.packets(), s.bytes(), List.copyOf(linkTypes),
+        List<String> linkTypes = s.linkTypes().stream().map(LinkTypes::name).toList();
+        return new CaptureDto(s.capture().name(), s.opened(), s.packets(), s.bytes(), linkTypes,
                 any ? Times.utc(s.firstNanos()) : null, any ? Times.utc(s.lastNanos()) : null,
                 s.tcp(), s.icmpErrors(), s.other(), s.truncated(), s.malformed(), s.skippedRecords(), s.skippedBytes(),
                 s.weirds(), outcomes(s.outcomes()), s.errors(), s.capture().label(),
                 s.clockOffsetNanos() == null ? null : new ClockDto(s.clockReference(), s.clockOffsetNanos(), s.clockMatched()));
-    }
-
-    /**
-     * A generator onto {@code out} that flushes it when closed and leaves it open: the reports' every generator. Onto
-     * standard output ({@link Utf8PrintWriter}) it writes UTF-8 bytes: node-1x's JSON paired 9.1 ms faster, in 20 of 31
-     * pairs (PERFORMANCE.md), the same bytes ({@code Utf8PrintWriterTest}).
-     */
-    static com.fasterxml.jackson.core.JsonGenerator generatorOn(Writer out) throws IOException {
-        if (out instanceof Utf8PrintWriter u) {
-            return FACTORY.createGenerator(u.bytes(), com.fasterxml.jackson.core.JsonEncoding.UTF8);
-        }
-        return FACTORY.createGenerator(new NonClosing(out));
-    }
-
-    /** Jackson closes the writer it is given; stdout must stay open for the caller. */
-    private static final class NonClosing extends java.io.FilterWriter {
-        NonClosing(Writer w) {
-            super(w);
-        }
-
-        @Override
-        public void close() throws IOException {
-            flush();
-        }
     }
 }

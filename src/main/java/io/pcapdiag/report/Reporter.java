@@ -14,11 +14,11 @@ public interface Reporter {
     }
 
     /** Live: a periodic summary (every --summary-interval). */
-    default void summary(Progress p) {
+    default void summary(LiveStatus s) {
     }
 
     /** Live: the counters moved on (every tick: metrics follow them). */
-    default void tick(Progress p) {
+    default void tick(LiveStatus s) {
     }
 
     /** The final report. */

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.stream.Collectors;
 
 /**
  * The report for people: a summary line per capture, then one block per finding, most severe first;
@@ -34,12 +35,8 @@ import java.util.StringJoiner;
 public final class TextReporter implements Reporter {
     public static final int DEFAULT_MAX_FINDINGS = 50;
     private static final int WIDTH = 100;
-    /** Characters written out at once (see {@link #spill}); a report longer than that is written a page at a time. */
-    private static final int PAGE = 1 << 16;
-    private static final String NEWLINE = System.lineSeparator();
     private final PrintWriter out;
     private final boolean color;
-    private final StringBuilder page = new StringBuilder(PAGE + 4096);
 
     public TextReporter(PrintWriter out, boolean color) {
         this.out = out;
@@ -51,9 +48,7 @@ public final class TextReporter implements Reporter {
         try {
             write(r);
         } finally {
-            // what was made of the report before a failure is printed, as the writer's own lines were
-            spill();
-            out.flush();
+            out.flush(); // the lines before a failure too
         }
     }
 
@@ -63,35 +58,35 @@ public final class TextReporter implements Reporter {
         }
         Result result = r.result();
         for (CaptureSummary s : result.captures()) {
-            println(captureLine(s));
+            out.println(captureLine(s));
         }
         Result.TrackerStats t = result.tracker();
         if (t.evicted() > 0) {
-            println("tracker: " + t.evicted() + " attempts evicted (table full at " + t.maxOpen()
+            out.println("tracker: " + t.evicted() + " attempts evicted (table full at " + t.maxOpen()
                     + " open attempts; raise --max-open); evicted attempts without an answer were not judged");
         }
         for (Diagnosis d : r.diagnoses()) {
-            println();
+            out.println();
             finding(d);
         }
         if (!r.attempts().isEmpty()) {
-            println();
-            println("Attempts (" + r.attempts().size() + (result.attemptsNotListed() > 0
+            out.println();
+            out.println("Attempts (" + r.attempts().size() + (result.attemptsNotListed() > 0
                     ? " first in capture order; " + result.attemptsNotListed() + " more not listed" : "") + "):");
             for (AttemptView a : r.attempts()) {
-                println("  " + attemptLine(a));
+                out.println("  " + attemptLine(a));
             }
         }
-        println();
+        out.println();
         int hidden = r.findingCount() - r.diagnoses().size();
         if (hidden > 0) {
-            println(hidden + " more findings not shown (raise --max-findings " + r.listLimit() + " to see them)");
+            out.println(hidden + " more findings not shown (raise --max-findings " + r.listLimit() + " to see them)");
         }
         for (Map.Entry<Pattern, Long> e : result.overflow().entrySet()) {
-            println(e.getValue() + " " + e.getKey().id() + " attempts were counted but not grouped:"
+            out.println(e.getValue() + " " + e.getKey().id() + " attempts were counted but not grouped:"
                     + " the bound on distinct findings was reached");
         }
-        println(totalLine(result));
+        out.println(totalLine(result));
     }
 
     /** {@code 14:04:21.865687 10.244.0.18:40001 > 10.96.10.80:8080 bypassed by 10.244.0.19:80 (nat-bypass-reply) ...}. */
@@ -110,11 +105,7 @@ public final class TextReporter implements Reporter {
         if (a.retransmissions() > 0) {
             sb.append(", ").append(a.retransmissions()).append(a.retransmissions() == 1 ? " retransmission" : " retransmissions");
         }
-        StringJoiner path = new StringJoiner(" -> ", "; path ", "");
-        for (PathHop h : a.path()) {
-            path.add(hop(h));
-        }
-        return sb.append(path).toString();
+        return sb.append(a.path().stream().map(TextReporter::hop).collect(Collectors.joining(" -> ", "; path ", ""))).toString();
     }
 
     /** One place on a path: where, the destination after DNAT, the tunnel it was inside ({@code eth0 in inside VXLAN ...}). */
@@ -130,11 +121,7 @@ public final class TextReporter implements Reporter {
         }
         sb.append(s.packets()).append(s.packets() == 1 ? " packet" : " packets");
         if (!s.linkTypes().isEmpty()) {
-            StringJoiner j = new StringJoiner(", ", " (", ")");
-            for (int l : s.linkTypes()) {
-                j.add(LinkTypes.name(l));
-            }
-            sb.append(j);
+            sb.append(s.linkTypes().stream().map(LinkTypes::name).collect(Collectors.joining(", ", " (", ")")));
         }
         sb.append(", ").append(s.attempts()).append(s.attempts() == 1 ? " attempt" : " attempts");
         sb.append(outcomes(s.outcomes(), ": ", ""));
@@ -167,7 +154,7 @@ public final class TextReporter implements Reporter {
     private void finding(Diagnosis d) {
         Finding f = d.finding();
         String sev = f.severity() == Severity.ERROR ? paint("ERROR", "1;31") : paint("WARNING", "1;33");
-        println(sev + " " + paint(f.pattern().id(), "1") + ": " + f.pattern().title());
+        out.println(sev + " " + paint(f.pattern().id(), "1") + ": " + f.pattern().title());
         StringBuilder who = new StringBuilder("  ").append(named(f.client().toString(), d.client())).append(" -> ")
                 .append(named(f.target().toString(), d.target()));
         if (f.responder() != null) {
@@ -177,7 +164,7 @@ public final class TextReporter implements Reporter {
         if (f.attempts() > 1) {
             who.append(" between ").append(Times.utc(f.firstNanos())).append(" and ").append(Times.utc(f.lastNanos()));
         }
-        println(who);
+        out.println(who);
         causes(d);
         Explanation x = d.explanation();
         List<String> told = new ArrayList<>();
@@ -198,15 +185,15 @@ public final class TextReporter implements Reporter {
         if (!likely.isEmpty()) {
             wrap("  Probably: ", "    ", String.join(" ", likely));
         }
-        println("  Evidence:");
+        out.println("  Evidence:");
         for (EvidencePacket p : d.evidence()) {
             String where = p.capture() + " #" + p.frame() + (p.iface() != null ? " " + p.iface() : "");
             String role = p.role().id();
-            println("    " + role + " ".repeat(Math.max(0, 10 - role.length())) + " " + where + "  " + Times.utc(p.nanos()));
-            println("               " + p.summary());
+            out.println("    " + role + " ".repeat(Math.max(0, 10 - role.length())) + " " + where + "  " + Times.utc(p.nanos()));
+            out.println("               " + p.summary());
         }
         path(d);
-        println("  Wireshark: " + d.displayFilter());
+        out.println("  Wireshark: " + d.displayFilter());
         if (d.decodeAs() != null) {
             wrap("  Decode as: ", "    ", d.decodeAs() + " (the frames are inside a tunnel Wireshark does not decode on that"
                     + " port by itself: tshark -d " + d.decodeAs() + ", or Analyze > Decode As)");
@@ -217,7 +204,7 @@ public final class TextReporter implements Reporter {
         for (String c : x.checks()) {
             wrap("  Check: ", "    ", c);
         }
-        println("  Fixes:");
+        out.println("  Fixes:");
         int n = 1;
         for (Explanation.Remedy rem : x.remedies()) {
             wrap("    " + n++ + ". ", "       ", rem.fix());
@@ -232,16 +219,6 @@ public final class TextReporter implements Reporter {
         return ref == null ? address : address + " (" + ref.text() + ")";
     }
 
-    /** Per finding: a loop, not a stream (see JsonReporter.hops). */
-    private static boolean allUnknown(List<CauseVerdict> causes) {
-        for (CauseVerdict c : causes) {
-            if (c.verdict() != Verdict.UNKNOWN) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * The candidate causes: confirmed ones with their facts and the commands that fix them, then the
      * consistent ones, what is ruled out and why, and what no context could judge.
@@ -250,9 +227,10 @@ public final class TextReporter implements Reporter {
         if (d.causes().isEmpty()) {
             return;
         }
-        if (allUnknown(d.causes())) {
-            println(d.informed()
-                    ? "  Cause: unconfirmed (the context given cannot judge " + ids(d.causes()) + ")"
+        if (d.causes().stream().allMatch(c -> c.verdict() == Verdict.UNKNOWN)) {
+            String ids = d.causes().stream().map(c -> c.cause().id()).collect(Collectors.joining(", "));
+            out.println(d.informed()
+                    ? "  Cause: unconfirmed (the context given cannot judge " + ids + ")"
                     : "  Cause: unconfirmed (no cluster or node context)");
             return;
         }
@@ -270,10 +248,8 @@ public final class TextReporter implements Reporter {
                     }
                 }
                 case CONTRADICTED -> {
-                    StringJoiner why = new StringJoiner("; ");
-                    for (Fact fact : c.facts()) {
-                        why.add("[" + fact.source().id() + "] " + fact.text());
-                    }
+                    String why = c.facts().stream().map(fact -> "[" + fact.source().id() + "] " + fact.text())
+                            .collect(Collectors.joining("; "));
                     wrap("  Ruled out: ", "    ", c.cause().id() + ": " + why);
                 }
                 case UNKNOWN -> unknown.add(c.cause().id());
@@ -291,23 +267,14 @@ public final class TextReporter implements Reporter {
     private void path(Diagnosis d) {
         List<PathHop> path = d.path();
         if (path.size() > 1 || d.lastSeen() != null) {
-            StringJoiner j = new StringJoiner(" -> ");
-            for (PathHop h : path) {
-                j.add(hop(h) + " (" + (d.citeCaptures() ? h.capture() + " " : "") + "#" + h.frame() + ")");
-            }
-            wrap("  Path: ", "    ", j + (path.size() == 1 ? ", the only place it was seen" : ""));
+            String places = path.stream()
+                    .map(h -> hop(h) + " (" + (d.citeCaptures() ? h.capture() + " " : "") + "#" + h.frame() + ")")
+                    .collect(Collectors.joining(" -> "));
+            wrap("  Path: ", "    ", places + (path.size() == 1 ? ", the only place it was seen" : ""));
         }
         if (d.vanished() != null) {
             wrap("  Vanished: ", "    ", d.vanished());
         }
-    }
-
-    private static String ids(List<CauseVerdict> causes) {
-        StringJoiner j = new StringJoiner(", ");
-        for (CauseVerdict c : causes) {
-            j.add(c.cause().id());
-        }
-        return j.toString();
     }
 
     /** {@code text} as a sentence of a paragraph: capitalised, {@code suffix} (its references) before the one period. */
@@ -326,14 +293,7 @@ public final class TextReporter implements Reporter {
 
     /** The packets' references ({@code #12}, or {@code capture #12} when several captures are read), each once, in order. */
     static List<String> refList(List<Sighting> packets, boolean citeCaptures) {
-        List<String> out = new ArrayList<>(packets.size());
-        for (Sighting s : packets) {
-            String ref = s.ref(citeCaptures);
-            if (!out.contains(ref)) {
-                out.add(ref);
-            }
-        }
-        return out;
+        return packets.stream().map(s -> s.ref(citeCaptures)).distinct().toList();
     }
 
     /** An observation and the packets it rests on: {@code the SYN-ACK came from MAC ... (#20)}. */
@@ -344,10 +304,7 @@ public final class TextReporter implements Reporter {
     static String totalLine(Result r) {
         long errors = r.findings().findings(Severity.ERROR);
         long warnings = r.findings().size() - errors;
-        long attempts = 0;
-        for (long n : r.outcomes().values()) {
-            attempts += n;
-        }
+        long attempts = r.outcomes().values().stream().mapToLong(Long::longValue).sum();
         long evicted = r.outcomes().getOrDefault(Outcome.EVICTED, 0L);
         if (r.findings().isEmpty()) {
             if (evicted > 0) {
@@ -367,8 +324,7 @@ public final class TextReporter implements Reporter {
 
     @Override
     public synchronized void finding(Diagnosis d, Pattern previous, long nowNanos) {
-        println(findingLine(d, previous));
-        spill();
+        out.println(findingLine(d, previous));
         out.flush();
     }
 
@@ -397,16 +353,15 @@ public final class TextReporter implements Reporter {
     }
 
     @Override
-    public synchronized void summary(Progress p) {
+    public synchronized void summary(LiveStatus p) {
         try {
             summaryLines(p);
         } finally {
-            spill();
             out.flush();
         }
     }
 
-    private void summaryLines(Progress p) {
+    private void summaryLines(LiveStatus p) {
         long packets = p.interfaces().stream().mapToLong(InterfaceStatus::packets).sum();
         long attempts = p.outcomes().values().stream().mapToLong(Long::longValue).sum();
         long findings = p.findings().values().stream().mapToLong(Long::longValue).sum();
@@ -419,20 +374,20 @@ public final class TextReporter implements Reporter {
         fj.setEmptyValue("");
         p.findings().forEach((pattern, n) -> fj.add(n + " " + pattern.id()));
         sb.append(fj);
-        println(sb);
+        out.println(sb);
         for (InterfaceStatus i : p.interfaces()) {
-            println("  " + interfaceLine(i));
+            out.println("  " + interfaceLine(i));
         }
         dropWarning(p.interfaces());
     }
 
     private void liveHeader(Report.Live live) {
         long packets = live.interfaces().stream().mapToLong(InterfaceStatus::packets).sum();
-        println("live capture from " + Times.utc(live.startNanos()) + " to " + Times.utc(live.endNanos()) + ": "
+        out.println("live capture from " + Times.utc(live.startNanos()) + " to " + Times.utc(live.endNanos()) + ": "
                 + packets + (packets == 1 ? " packet" : " packets") + " on " + live.interfaces().size()
                 + (live.interfaces().size() == 1 ? " interface" : " interfaces"));
         for (InterfaceStatus i : live.interfaces()) {
-            println("  " + interfaceLine(i));
+            out.println("  " + interfaceLine(i));
         }
         dropWarning(live.interfaces());
     }
@@ -456,41 +411,12 @@ public final class TextReporter implements Reporter {
         long kernel = interfaces.stream().mapToLong(InterfaceStatus::droppedByKernel).sum();
         long iface = interfaces.stream().mapToLong(InterfaceStatus::droppedByInterface).sum();
         if (kernel > 0) {
-            println("WARNING: the kernel dropped " + kernel + " packets that passed the filter (the capture buffer was"
+            out.println("WARNING: the kernel dropped " + kernel + " packets that passed the filter (the capture buffer was"
                     + " full): the picture is incomplete; raise --buffer-size or capture fewer interfaces");
         }
         if (iface > 0) {
-            println("WARNING: the interfaces dropped " + iface + " packets: the picture may be incomplete");
+            out.println("WARNING: the interfaces dropped " + iface + " packets: the picture may be incomplete");
         }
-    }
-
-    /** A line of the page being written: standard output's characters are encoded once a page is full, not per line. */
-    private void println(CharSequence s) {
-        page.append(s).append(NEWLINE);
-        if (page.length() >= PAGE) {
-            spill();
-        }
-    }
-
-    private void println() {
-        println("");
-    }
-
-    /**
-     * The page written out: onto standard output's bytes as one UTF-8 array ({@link Utf8PrintWriter#writeUtf8}), where
-     * a {@code println} a line went through the writer's encoder twice a line (the text and the line's end), some 3,900
-     * times for the bench trace's 50 findings (PERFORMANCE.md); through the writer for any other.
-     */
-    private void spill() {
-        if (page.length() == 0) {
-            return;
-        }
-        if (out instanceof Utf8PrintWriter u) {
-            u.writeUtf8(page.toString());
-        } else {
-            out.append(page);
-        }
-        page.setLength(0);
     }
 
     private String paint(String s, String ansi) {
@@ -503,7 +429,7 @@ public final class TextReporter implements Reporter {
         int fresh = lead.length();
         for (String word : text.split(" ")) {
             if (line.length() > fresh && line.length() + 1 + word.length() > WIDTH) {
-                println(line);
+                out.println(line);
                 line = new StringBuilder(indent);
                 fresh = indent.length();
             }
@@ -512,6 +438,6 @@ public final class TextReporter implements Reporter {
             }
             line.append(word);
         }
-        println(line);
+        out.println(line);
     }
 }

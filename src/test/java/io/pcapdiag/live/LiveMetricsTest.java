@@ -2,7 +2,7 @@ package io.pcapdiag.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.pcapdiag.report.Progress;
+import io.pcapdiag.report.LiveStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +13,11 @@ class LiveMetricsTest {
     @Test
     void serviceLabelsAreCappedAndTheOverflowCounted() {
         LiveMetrics metrics = new LiveMetrics(null);
-        List<Progress.Connect> connects = new ArrayList<>();
+        List<LiveStatus.Connect> connects = new ArrayList<>();
         for (int i = 0; i < LiveMetrics.MAX_SERVICES + 50; i++) {
-            connects.add(new Progress.Connect("shop", "svc-" + i, 2_000_000L));
+            connects.add(new LiveStatus.Connect("shop", "svc-" + i, 2_000_000L));
         }
-        metrics.tick(new Progress(0, 0, Map.of(), Map.of(), Map.of(), List.of(), connects, 0));
+        metrics.tick(new LiveStatus(0, 0, Map.of(), Map.of(), Map.of(), List.of(), connects, 0));
         Map<String, Double> m = LiveAnalysisTest.scrape(metrics);
         long series = m.keySet().stream().filter(k -> k.startsWith("pcapdiag_connect_duration_seconds_count{")).count();
         assertEquals(LiveMetrics.MAX_SERVICES + 1, series, "one series per Service up to the bound, then _other");

@@ -19,7 +19,7 @@ import java.util.Map;
  *                   Service when the context names it; for metrics
  * @param untimed    answered attempts whose connect time was not kept (a burst beyond the bound per tick)
  */
-public record Progress(long nowNanos, long sinceNanos, Map<Outcome, Long> outcomes, Map<Pattern, Long> findings,
+public record LiveStatus(long nowNanos, long sinceNanos, Map<Outcome, Long> outcomes, Map<Pattern, Long> findings,
                       Map<Pattern, Long> attempts, List<InterfaceStatus> interfaces, List<Connect> connects, long untimed) {
     /**
      * One answered attempt's connect time.

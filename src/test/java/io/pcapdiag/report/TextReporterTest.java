@@ -1,0 +1,44 @@
+package io.pcapdiag.report;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pcapdiag.analysis.Analysis;
+import io.pcapdiag.analysis.Reader;
+import io.pcapdiag.capture.Capture;
+import io.pcapdiag.corpus.CaptureFilesOnDisk;
+import io.pcapdiag.diagnosis.Diagnosis;
+import io.pcapdiag.diagnosis.Report;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TextReporterTest {
+    /**
+     * A report that fails part way (here a finding the list holds as null) prints the lines made before the failure:
+     * they reach standard output, not only the writer's buffer.
+     */
+    @Test
+    void aReportThatFailsPartWayPrintsWhatWasMadeOfIt() {
+        Analysis a = new Analysis(Analysis.Options.defaults());
+        String capture = CaptureFilesOnDisk.projectDir().resolve("captures/hairpin-no-brnf/any.pcap").toString();
+        a.read(List.of(new Capture(0, capture)), Reader.BUILTIN, line -> { });
+        Report first = Report.of(a.finish(), Integer.MAX_VALUE, null);
+        assertTrue(!first.diagnoses().isEmpty(), "a capture with findings");
+        List<Diagnosis> broken = new ArrayList<>(first.diagnoses());
+        broken.add(null);
+        Report r = new Report(first.result(), broken, first.notListed(), first.listLimit(), null, first.attempts());
+        StringWriter whole = new StringWriter();
+        new TextReporter(new PrintWriter(whole), false).report(first);
+        String made = whole.toString().substring(0, whole.toString().indexOf(System.lineSeparator() + System.lineSeparator(),
+                whole.toString().lastIndexOf("  Fixes:")));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintWriter out = new PrintWriter(bytes, false, StandardCharsets.UTF_8);
+        assertThrows(NullPointerException.class, () -> new TextReporter(out, false).report(r));
+        assertTrue(bytes.toString(StandardCharsets.UTF_8).startsWith(made), "the lines before the failure");
+    }
+}
