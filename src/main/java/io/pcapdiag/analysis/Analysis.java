@@ -95,8 +95,8 @@ public final class Analysis {
         this.maxFindings = options.maxFindings();
         this.tracker = new HandshakeTracker(new TrackerSink() {
             @Override
-            public void decided(Attempt a) {
-                Analysis.this.decided(a);
+            public boolean decided(Attempt a) {
+                return Analysis.this.decided(a);
             }
 
             @Override
@@ -133,7 +133,10 @@ public final class Analysis {
         this.pipelined = pipelined;
     }
 
-    /** Called with every attempt as soon as the tracker decides it (live mode streams from here). */
+    /**
+     * Called with every attempt as soon as the tracker decides it (live mode streams from here). The attempt is the
+     * listener's only while it is called: the tracker may reuse it afterwards.
+     */
     public void onDecided(Consumer<Attempt> listener) {
         this.decidedListener = listener;
     }
@@ -218,19 +221,23 @@ public final class Analysis {
         tracker.advanceClock(nanos);
     }
 
-    private void decided(Attempt a) {
+    /** Everything a decided attempt teaches; true when a finding or the attempt list holds on to it. */
+    private boolean decided(Attempt a) {
         outcomes[a.outcome().ordinal()]++;
         summaries.get(a.synCapture().index()).outcomes[a.outcome().ordinal()]++;
-        findings.decided(a);
         captureFacts.decided(a);
+        decidedListener.accept(a);
+        boolean held = findings.decided(a);
         if (listAttempts > 0) {
             listed.add(a);
             if (listed.size() > listAttempts) {
-                listed.poll();
                 notListed++;
+                held |= listed.poll() != a;
+            } else {
+                held = true;
             }
         }
-        decidedListener.accept(a);
+        return held;
     }
 
     /**

@@ -155,8 +155,9 @@ public final class CaptureFacts implements Context, TrackerSink {
         this.citeCaptures = cite;
     }
 
+    /** Learns from a decided attempt; holds on to nothing of it but its immutable sightings. */
     @Override
-    public void decided(Attempt a) {
+    public boolean decided(Attempt a) {
         Outcome outcome = a.outcome();
         if (outcome != Outcome.PENDING && outcome != Outcome.EVICTED) {
             decided++;
@@ -200,6 +201,7 @@ public final class CaptureFacts implements Context, TrackerSink {
         if (outcome == Outcome.REJECTED && a.portUnreachableFromTarget()) {
             keepEarliest(localRejects, a.target().withoutPort(), a.icmp());
         }
+        return false;
     }
 
     @Override

@@ -41,7 +41,8 @@ public final class Finding {
         this.responder = responder;
     }
 
-    void add(Attempt a) {
+    /** Counts {@code a} in; true when it is kept as one of the examples. */
+    boolean add(Attempt a) {
         attempts++;
         retransmissions += a.retransmissions();
         if (a.clientReset() != null) {
@@ -53,8 +54,8 @@ public final class Finding {
         }
         firstNanos = Math.min(firstNanos, a.synNanos());
         lastNanos = Math.max(lastNanos, a.synNanos());
-        addExample(a);
         addPort(a.clientPort());
+        return addExample(a);
     }
 
     /**
@@ -62,17 +63,19 @@ public final class Finding {
      * the tracker decides attempts depends on how its clock stepped, which differs between reading on one
      * thread and on two; the examples (and so the evidence) must not.
      */
-    private void addExample(Attempt a) {
+    private boolean addExample(Attempt a) {
         int at = examples.size();
         while (at > 0 && a.before(examples.get(at - 1))) {
             at--;
         }
-        if (at < EXAMPLES) {
-            examples.add(at, a);
-            if (examples.size() > EXAMPLES) {
-                examples.remove(EXAMPLES);
-            }
+        if (at >= EXAMPLES) {
+            return false;
         }
+        examples.add(at, a);
+        if (examples.size() > EXAMPLES) {
+            examples.remove(EXAMPLES);
+        }
+        return true;
     }
 
     private void addPort(int port) {

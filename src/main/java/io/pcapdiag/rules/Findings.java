@@ -75,10 +75,11 @@ public final class Findings {
     }
 
     /** Groups one decided attempt (nothing happens to attempts that show no pattern). */
-    public void decided(Attempt a) {
+    /** Groups a decided attempt into its finding, if it shows a pattern; true when the finding keeps it as an example. */
+    public boolean decided(Attempt a) {
         Pattern p = Rules.classify(a);
         if (p == null) {
-            return;
+            return false;
         }
         Key key = new Key(p, a.client(), a.target(), a.responder());
         Finding f = groups.get(key);
@@ -86,14 +87,14 @@ public final class Findings {
             if (groups.size() >= maxGroups) {
                 if (firstEviction == null) {
                     overflowOf(p)[0]++;
-                    return;
+                    return false;
                 }
                 evictStalest();
             }
             f = new Finding(p, key.client(), key.target(), key.responder());
             groups.put(key, f);
         }
-        f.add(a);
+        return f.add(a);
     }
 
     /**

@@ -77,6 +77,14 @@ public final class Attempt {
 
     /** A new attempt from the first sighting of its SYN. */
     Attempt(Frame f, PacketView v) {
+        start(f, v);
+    }
+
+    /**
+     * Makes this the attempt the SYN in {@code f} and {@code v} opens, every field as a new one has it: the tracker
+     * reuses a decided attempt that its sink did not hold on to ({@link TrackerSink#decided}).
+     */
+    void start(Frame f, PacketView v) {
         clientHi = v.srcHi;
         clientLo = v.srcLo;
         clientPort = v.srcPort;
@@ -101,6 +109,22 @@ public final class Attempt {
         synDstMac = v.dstMac;
         synTunnel = Tunnel.of(v);
         lastSynNanos = f.nanos;
+            retransmissions = 0;
+        natCopy = null;
+        answeredByTarget = false;
+        retransmissionsBeforeAnswer = 0;
+        answeredSynNanos = 0;
+        answerNanos = 0;
+        synAck = null;
+        otherSynAck = null;
+        reset = null;
+        icmp = null;
+        clientReset = null;
+        frames = null;
+        evicted = false;
+        outcome = null;
+        expiresAt = 0;
+        queuedExpiry = 0;
     }
 
     /** Keeps a later packet of this attempt (see {@link #frames}). */

@@ -30,7 +30,16 @@ public final class HandshakeTracker {
     /** How far back a seq-less ICMP quote (cut by a short snaplen) is matched by ports alone. */
     private static final int QUOTE_SCAN_LIMIT = 4096;
 
+    /** Decided attempts held for reuse, at most (about 220 bytes each, and the packets each kept until reused). */
+    private static final int MAX_FREE = 4096;
+
     private final AttemptTable table = new AttemptTable();
+    /**
+     * Decided attempts their sink did not hold, reused for the next SYNs: an attempt each new would be the tracker's
+     * whole allocation, a young collection every few hundred thousand attempts (docs/performance.md).
+     */
+    private final Attempt[] free = new Attempt[MAX_FREE];
+    private int freeCount;
     private final ArrayDeque<Attempt> queue = new ArrayDeque<>();
     private final TrackerSink sink;
     private final int maxOpen;
@@ -101,7 +110,13 @@ public final class HandshakeTracker {
             if (table.size() >= maxOpen) {
                 evictOldest();
             }
-            a = new Attempt(f, v);
+            if (freeCount > 0) {
+                a = free[--freeCount];
+                free[freeCount] = null;
+                a.start(f, v);
+            } else {
+                a = new Attempt(f, v);
+            }
             a.expiresAt = f.nanos + FIRST_DECISION_NANOS;
             a.queuedExpiry = a.expiresAt;
             table.put(a);
@@ -248,7 +263,9 @@ public final class HandshakeTracker {
     private void decide(Attempt a, long now) {
         table.remove(a);
         a.outcome = outcomeOf(a, now);
-        sink.decided(a);
+        if (!sink.decided(a) && freeCount < MAX_FREE) {
+            free[freeCount++] = a;
+        }
     }
 
     static Outcome outcomeOf(Attempt a, long now) {

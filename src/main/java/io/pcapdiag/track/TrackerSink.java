@@ -2,8 +2,12 @@ package io.pcapdiag.track;
 
 /** What the tracker tells the rest of the pipeline: attempts once decided, and answers it could not pair. */
 public interface TrackerSink {
-    /** Each attempt once, when its outcome is decided; the tracker no longer holds it. */
-    void decided(Attempt attempt);
+    /**
+     * Each attempt once, when its outcome is decided. The attempt is the sink's for this call; the answer says whether
+     * the sink holds on to it afterwards. Held, it is never touched again; not held, the tracker reuses the object for
+     * a later SYN (a node's capture decides hundreds of thousands of attempts, nearly all of which nothing keeps).
+     */
+    boolean decided(Attempt attempt);
 
     /**
      * An ICMP error addressed to {@code destination} whose quote the capture cut before the ports: it

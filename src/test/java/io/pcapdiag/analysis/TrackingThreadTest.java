@@ -44,6 +44,7 @@ class TrackingThreadTest {
                 }
             }
             decided.add(a.syn().frame);
+            return false;
         }, 1 << 20);
         Thread releaser = new Thread(() -> {
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

@@ -3,6 +3,7 @@ package io.pcapdiag.track;
 import static io.pcapdiag.track.TrackerHarness.MS;
 import static io.pcapdiag.track.TrackerHarness.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.decode.PacketView;
@@ -12,8 +13,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A decided attempt belongs to whoever holds it: every attempt is an object of its own, handed to the sink once, and
- * one held from its decision on is still that attempt after thousands of later SYNs came and were decided.
+ * A decided attempt belongs to the sink that says it holds it: one held from its decision on is still that attempt after
+ * thousands of later SYNs came and were decided. One the sink lets go is reused for a later SYN, starting afresh.
  */
 class AttemptLifecycleTest {
     private static PacketView synView(long srcLo, int srcPort, long dstLo, int dstPort, int isn) {
@@ -40,21 +41,50 @@ class AttemptLifecycleTest {
         int[] decisions = {0};
         HandshakeTracker tracker = new HandshakeTracker(a -> {
             decisions[0]++;
-            held.put(a, describe(a));
+            // Every third one held, the others let go (and so reused).
+            if (decisions[0] % 3 == 0) {
+                held.put(a, describe(a));
+                return true;
+            }
+            return false;
         }, 100_000);
         int n = 20_000;
+        synsEveryMillisecond(tracker, n);
+        assertEquals(n, decisions[0]);
+        assertEquals(n / 3, held.size(), "distinct held attempt objects, each handed to the sink once");
+        for (Map.Entry<Attempt, String> e : held.entrySet()) {
+            assertEquals(e.getValue(), describe(e.getKey()), "a held attempt changed after its decision");
+        }
+    }
+
+    @Test
+    void anAttemptLetGoIsReusedAsANewAttempt() {
+        Map<Attempt, Integer> seen = new IdentityHashMap<>();
+        java.util.List<String> described = new java.util.ArrayList<>();
+        HandshakeTracker tracker = new HandshakeTracker(a -> {
+            seen.merge(a, 1, Integer::sum);
+            described.add(describe(a));
+            return false;
+        }, 100_000);
+        int n = 20_000;
+        synsEveryMillisecond(tracker, n);
+        assertEquals(n, described.size());
+        assertTrue(seen.size() < n / 2, "decided attempts reused for later SYNs: " + seen.size() + " objects");
+        // Each decision describes its own SYN: a reused attempt starts afresh.
         for (int i = 0; i < n; i++) {
-            // 1,000 SYNs a second: each is decided 4 s later, while new ones come.
+            assertTrue(described.get(i).contains(" #" + (i + 1) + " "), described.get(i));
+            assertTrue(described.get(i).endsWith(" 1 frames"), described.get(i));
+        }
+    }
+
+    /** 1,000 SYNs a second, each from its own client port: each is decided 4 s later, while new ones come. */
+    private static void synsEveryMillisecond(HandshakeTracker tracker, int n) {
+        for (int i = 0; i < n; i++) {
             Frame f = Frames.frame(101, new byte[0], T0 + i * MS, "any");
             f.number = i + 1;
             tracker.observe(f, synView(0x0af4_0000L + i % 250, 30000 + i % 30000, 0x0a60_000aL, 80, i * 7919));
         }
         tracker.finish();
-        assertEquals(n, decisions[0]);
-        assertEquals(n, held.size(), "distinct attempt objects, each handed to the sink once");
-        for (Map.Entry<Attempt, String> e : held.entrySet()) {
-            assertEquals(e.getValue(), describe(e.getKey()), "a held attempt changed after its decision");
-        }
     }
 
     private static String describe(Attempt a) {

@@ -499,7 +499,7 @@ class HandshakeTrackerTest {
 
     @Test
     void maxOpenMustBePositive() {
-        assertThrows(IllegalArgumentException.class, () -> new HandshakeTracker(a -> { }, 0));
+        assertThrows(IllegalArgumentException.class, () -> new HandshakeTracker(a -> false, 0));
     }
 
     @Test

@@ -38,6 +38,7 @@ final class TrackerHarness {
         tracker = new HandshakeTracker(a -> {
             decided.add(a);
             deliveries.merge(a, 1, Integer::sum);
+            return true;
         }, maxOpen);
     }
 
