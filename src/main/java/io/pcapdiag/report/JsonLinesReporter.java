@@ -2,8 +2,6 @@ package io.pcapdiag.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SequenceWriter;
 import io.pcapdiag.analysis.InterfaceStatus;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.Report;
@@ -25,9 +23,6 @@ import java.util.Map;
  * as they were then; the closing {@code report} line carries the whole document, final counts included.
  */
 public final class JsonLinesReporter implements Reporter {
-    /** Lines, each a root value, with the line's end between two of them as {@code println} writes it. */
-    private static final ObjectWriter LINES = JsonReporter.MAPPER.writer().withRootValueSeparator(System.lineSeparator());
-
     /**
      * The lines' schema, records bound like the document's: the event, when and where (a key left out where there is
      * none: offline lines carry no time, so that the output does not depend on when it ran, and no node outside a
@@ -81,35 +76,34 @@ public final class JsonLinesReporter implements Reporter {
     public void report(Report r) {
         Document doc = JsonReporter.document(r);
         int listed = doc.findings().size();
-        try (SequenceWriter lines = LINES.writeValues(out)) {
-            if (r.live() == null) {
-                for (FindingDto f : doc.findings()) {
-                    lines.write(new FindingLine("finding", null, node, null, f));
-                }
-                for (AttemptDto a : doc.attemptList()) {
-                    lines.write(new AttemptLine("attempt", node, a));
-                }
-                lines.write(new ReportLine("report", null, node, null, null, listed, doc.withoutLists()));
-            } else {
-                Report.Live live = r.live();
-                lines.write(new ReportLine("report", Times.utc(live.endNanos()), node, Times.utc(live.startNanos()),
-                        live.interfaces(), listed, doc));
+        if (r.live() == null) {
+            for (FindingDto f : doc.findings()) {
+                write(new FindingLine("finding", null, node, null, f));
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            for (AttemptDto a : doc.attemptList()) {
+                write(new AttemptLine("attempt", node, a));
+            }
+            write(new ReportLine("report", null, node, null, null, listed, doc.withoutLists()));
+        } else {
+            Report.Live live = r.live();
+            write(new ReportLine("report", Times.utc(live.endNanos()), node, Times.utc(live.startNanos()),
+                    live.interfaces(), listed, doc));
         }
-        out.println();
         out.flush();
     }
 
     /** A line on its own, sent at once. */
     private void line(Object line) {
+        write(line);
+        out.flush();
+    }
+
+    private void write(Object line) {
         try {
-            LINES.writeValue(out, line);
+            JsonReporter.write(out, line, false);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         out.println();
-        out.flush();
     }
 }

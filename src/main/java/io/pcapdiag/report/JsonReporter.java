@@ -2,15 +2,13 @@ package io.pcapdiag.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonFactoryBuilder;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.pcapdiag.analysis.CaptureSummary;
 import io.pcapdiag.analysis.Result;
 import io.pcapdiag.causes.CauseVerdict;
@@ -46,19 +44,25 @@ public final class JsonReporter implements Reporter {
     public static final int SCHEMA = 1;
 
     /**
-     * The one serialiser of the JSON document and the JSON Lines: the records bound as they are (snake_case, in
-     * component order, maps sorted by key, nulls written), every surrogate escaped ({@link Surrogates}). It neither
-     * closes nor flushes the writer it is given: the reporters flush once a document or a live line is whole.
+     * The generators the document and the JSON Lines are written through ({@link JsonRecords}): every surrogate
+     * escaped ({@link Surrogates}); a generator neither closes nor flushes the writer it is given: the reporters flush
+     * once a document or a live line is whole.
      */
-    static final ObjectMapper MAPPER = JsonMapper.builder(new JsonFactoryBuilder()
-                    .characterEscapes(new Surrogates())
-                    .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
-                    .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
-                    .build())
-            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-            .disable(SerializationFeature.FLUSH_AFTER_WRITE_VALUE)
+    static final JsonFactory FACTORY = new JsonFactoryBuilder()
+            .characterEscapes(new Surrogates())
+            .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+            .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
             .build();
+
+    /** Writes {@code value} onto {@code out} as {@link JsonRecords} does, laid out by Jackson's pretty printer if asked. */
+    static void write(Writer out, Object value, boolean pretty) throws IOException {
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            if (pretty) {
+                g.useDefaultPrettyPrinter();
+            }
+            JsonRecords.write(g, value);
+        }
+    }
 
     /**
      * Jackson's escapes, and a UTF-16 surrogate as its escape (a backslash, u, four hex digits): a character beyond the
@@ -163,7 +167,7 @@ public final class JsonReporter implements Reporter {
     @Override
     public void report(Report r) {
         try {
-            MAPPER.writerWithDefaultPrettyPrinter().writeValue(out, document(r));
+            write(out, document(r), true);
             out.write(System.lineSeparator());
             out.flush();
         } catch (IOException e) {
