@@ -53,12 +53,6 @@ public record NodeFacts(int schemaVersion, Fact<String> nodeName, String nodeNam
         FactsWriter.write(this, out);
     }
 
-    /** The same facts with the counters read again at the end of a sample. */
-    public NodeFacts withSampleEnd(Counters end) {
-        return new NodeFacts(schemaVersion, nodeName, nodeNameSource, collectedAt, kernelRelease, ipCommand, interfaces,
-                neighbours, routesV4, routesV6, sysctls, brNetfilterLoaded, kubeProxyMode, counters, Fact.known(end), warnings);
-    }
-
     // ---- interfaces
 
     public Optional<NodeInterface> interfaceByIndex(int ifindex) {
@@ -201,32 +195,6 @@ public record NodeFacts(int schemaVersion, Fact<String> nodeName, String nodeNam
     }
 
     /**
-     * The value the kernel acts on for {@code net.ipv4.conf.IFACE.KEY}. include/linux/inetdevice.h: rp_filter is
-     * IN_DEV_MAXCONF, the larger of {@code all} and the interface's; accept_local, log_martians and route_localnet
-     * are IN_DEV_ORCONF, on when either is; anything else is the interface's own. {@code default} only seeds
-     * interfaces created later.
-     */
-    public Fact<Long> interfaceSysctl(String key, String iface) {
-        Fact<Long> own = sysctlNumber("net.ipv4.conf." + iface.replace('.', '/') + "." + key);
-        boolean max = key.equals("rp_filter");
-        boolean or = key.equals("accept_local") || key.equals("log_martians") || key.equals("route_localnet");
-        if (!max && !or) {
-            return own;
-        }
-        Fact<Long> all = sysctlNumber("net.ipv4.conf.all." + key);
-        if (all.isKnown() && own.isKnown()) {
-            long v = max ? Math.max(all.value(), own.value()) : (all.value() != 0 || own.value() != 0 ? 1 : 0);
-            return Fact.known(v);
-        }
-        // One side alone decides when it is already at the top: rp_filter 2 (loose) is the largest; an OR is on.
-        Fact<Long> one = all.isKnown() ? all : own;
-        if (one.isKnown() && ((max && one.value() >= 2) || (or && one.value() != 0))) {
-            return Fact.known(max ? one.value() : 1L);
-        }
-        return all.isKnown() ? own : all;
-    }
-
-    /**
      * Whether bridged IPv4 (or IPv6) traffic on {@code bridge} passes through iptables, which conntrack's reverse NAT
      * of a same-bridge Service reply needs: br_netfilter loaded and either net.bridge.bridge-nf-call-ip(6)tables or the
      * bridge's own nf_call_ip(6)tables on (br_netfilter_hooks.c tests either).
@@ -261,11 +229,6 @@ public record NodeFacts(int schemaVersion, Fact<String> nodeName, String nodeNam
 
     // ---- counters
 
-    /** A counter (see {@link Counters}) as read at collection. */
-    public Fact<Long> counter(String name) {
-        return counters.get(name);
-    }
-
     /** How much a counter changed over the sample, or why that is unknown (not sampled). */
     public Fact<Long> counterDelta(String name) {
         return sampleEnd.isKnown() ? sampleEnd.value().since(counters).get(name) : sampleEnd.asUnknown();
@@ -274,13 +237,5 @@ public record NodeFacts(int schemaVersion, Fact<String> nodeName, String nodeNam
     /** Start and end of the sample, if sampled. */
     public Fact<Counters.Deltas> deltas() {
         return sampleEnd.map(end -> end.since(counters));
-    }
-
-    public Fact<Long> conntrackCount() {
-        return counters.conntrackCount();
-    }
-
-    public Fact<Long> conntrackMax() {
-        return sysctlNumber("net.netfilter.nf_conntrack_max");
     }
 }

@@ -42,9 +42,4 @@ public record NodeInterface(int ifindex, String name, Fact<String> kind, Fact<St
      */
     public record Vxlan(Long vni, Integer port, String local, String link) {
     }
-
-    /** Whether the kind is known to be {@code k}. */
-    public boolean isKind(String k) {
-        return k.equals(kind.value());
-    }
 }

@@ -45,7 +45,7 @@ class CollectorTest {
         Counters.Deltas d = later.since(f.counters());
         assertTrue(d.seconds() >= 0);
         assertEquals(later.get("IpInReceives").value() - f.counters().get("IpInReceives").value(), d.get("IpInReceives").value());
-        NodeFacts sampled = f.withSampleEnd(later);
+        NodeFacts sampled = c.sampled(f);
         assertEquals(sampled, FactsReader.parse(NodeFactsReaderTest.text(sampled).getBytes(StandardCharsets.UTF_8), "host.json"));
     }
 
@@ -68,9 +68,9 @@ class CollectorTest {
         assertEquals("no such file: " + empty.resolve("sys/net/ipv4/conf"), f.sysctl("net.ipv4.conf.all.rp_filter").reason());
         assertEquals("no " + empty.resolve("sys/net"), f.brNetfilterLoaded().reason());
         assertEquals("no such file: " + empty.resolve("net/stat/nf_conntrack") + " (nf_conntrack is not loaded)",
-                f.counter("nf_conntrack.drop").reason());
+                f.counters().get("nf_conntrack.drop").reason());
         assertEquals("nf_conntrack is not loaded: no " + empty.resolve("sys/net/netfilter/nf_conntrack_count"),
-                f.conntrackCount().reason());
+                f.counters().conntrackCount().reason());
         assertEquals(List.of("netstat", "snmp", "snmp6"), f.counters().unreadable().keySet().stream()
                 .map(k -> Path.of(k).getFileName().toString()).toList());
         assertTrue(f.kubeProxyMode().reason().startsWith("http://127.0.0.1:1/proxyMode: "), f.kubeProxyMode().reason());
