@@ -52,7 +52,7 @@ class CollectorTest {
     @Test
     void nothingToReadIsUnknownWithTheReasonNeverAnError(@TempDir Path empty) throws Exception {
         Clock clock = Clock.fixed(Instant.parse("2026-01-02T03:04:05.678Z"), ZoneOffset.UTC);
-        Collector c = new Collector(new Collector.Settings(null, Map.of(), Fact.unknown("no ip (iproute2) on PATH"),
+        Collector c = new Collector(new Collector.Settings(null, Map.of(), OrUnknown.unknown("no ip (iproute2) on PATH"),
                 "http://127.0.0.1:1/proxyMode"), empty, empty, clock);
         NodeFacts f = c.collect();
         assertEquals("no such file: " + empty.resolve("sys/kernel/hostname"), f.nodeName().reason());
@@ -85,8 +85,8 @@ class CollectorTest {
     void nodeNameFromOptionThenEnvironmentThenHostname(@TempDir Path proc) throws Exception {
         Files.createDirectories(proc.resolve("sys/kernel"));
         Files.writeString(proc.resolve("sys/kernel/hostname"), "ip-10-0-0-1\n");
-        assertEquals(new NodeName(Fact.known("node-a"), "--node"), NodeName.resolve("node-a", Map.of("NODE_NAME", "node-b"), proc.resolve("sys")));
-        assertEquals(new NodeName(Fact.known("node-b"), "NODE_NAME"), NodeName.resolve(null, Map.of("NODE_NAME", "node-b"), proc.resolve("sys")));
-        assertEquals(new NodeName(Fact.known("ip-10-0-0-1"), "hostname"), NodeName.resolve(null, Map.of("NODE_NAME", " "), proc.resolve("sys")));
+        assertEquals(new NodeName(OrUnknown.known("node-a"), "--node"), NodeName.resolve("node-a", Map.of("NODE_NAME", "node-b"), proc.resolve("sys")));
+        assertEquals(new NodeName(OrUnknown.known("node-b"), "NODE_NAME"), NodeName.resolve(null, Map.of("NODE_NAME", "node-b"), proc.resolve("sys")));
+        assertEquals(new NodeName(OrUnknown.known("ip-10-0-0-1"), "hostname"), NodeName.resolve(null, Map.of("NODE_NAME", " "), proc.resolve("sys")));
     }
 }

@@ -215,7 +215,7 @@ class NodeFactsNamespaceTest {
             assertEquals("bridge", g.interfaceByName("cbr0").orElseThrow().kind().value(), "DEVTYPE in uevent");
             assertEquals("vxlan", g.interfaceByName("flannel.1").orElseThrow().kind().value());
             assertEquals("loopback", g.interfaceByName("lo").orElseThrow().kind().value());
-            Fact<String> vethKind = g.interfaceByName("pda").orElseThrow().kind();
+            OrUnknown<String> vethKind = g.interfaceByName("pda").orElseThrow().kind();
             assertFalse(vethKind.isKnown(), "sysfs does not name a veth");
             assertTrue(vethKind.reason().contains("no ip (iproute2) on PATH"), vethKind.reason());
             assertTrue(g.interfaceByName("flannel.1").orElseThrow().vxlan().reason().contains("only over netlink"));
