@@ -56,9 +56,10 @@ import java.util.Set;
 /**
  * The properties of the fabric8 model that pcapdiag reads, by their JSON names, for each class a snapshot's objects
  * reach through them. A snapshot is converted with every other property of these classes skipped: Jackson builds no
- * deserializer for what they hold (a Pod's volumes, probes, affinity and statuses, a Node's images and
- * conditions): building those, each class introspected and its annotations parsed, was most of a run given a
- * snapshot (PERFORMANCE.md). A skipped property is neither read nor checked: an object whose volumes are
+ * deserializer for what they hold (a Pod's volumes, probes, affinity and statuses, a Node's spec, images and
+ * conditions). Building those, each class introspected and its annotations parsed, is most of a run given a
+ * snapshot: skipping them takes analyze with a scenario's snapshot from about 0.63 to 0.47 s (docs/performance.md).
+ * A skipped property is neither read nor checked: an object whose volumes are
  * malformed still loads. Every kept property holds a listed class, {@link IntOrString} or the JDK's.
  *
  * <p>{@code ReadPropertiesTest} holds the list to the code: every getter of the model that a class of pcapdiag
