@@ -20,16 +20,6 @@ import java.util.Optional;
 public final class Findings {
     /** A finding's identity. */
     private record Key(Pattern pattern, Endpoint client, Endpoint target, Endpoint responder) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && pattern == k.pattern && client.equals(k.client) && target.equals(k.target)
-                    && Objects.equals(responder, k.responder);
-        }
-
-        @Override
-        public int hashCode() {
-            return ((pattern.ordinal() * 31 + client.hashCode()) * 31 + target.hashCode()) * 31 + Objects.hashCode(responder);
-        }
     }
 
     /** Most severe first, then most attempts, then by pattern, client, target, responder (none first). */
