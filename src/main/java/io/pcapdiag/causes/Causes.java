@@ -4,12 +4,8 @@ import io.pcapdiag.context.Context;
 import io.pcapdiag.context.Fact;
 import io.pcapdiag.context.Reading;
 import io.pcapdiag.rules.Finding;
-import io.pcapdiag.rules.Pattern;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -41,55 +37,14 @@ public final class Causes {
     private Causes() {
     }
 
-    /**
-     * Confirmed first, then consistent, contradicted, unknown. A class, not a lambda or Comparator.comparing's: analyze
-     * links none (NoLambdaLinkedTest).
-     */
-    private static final Comparator<CauseVerdict> BY_VERDICT = new Comparator<>() {
-        @Override
-        public int compare(CauseVerdict a, CauseVerdict b) {
-            return a.verdict().compareTo(b.verdict());
-        }
-    };
-
     /** Adds the reading's fact, if there is a reading. */
     static void addFact(List<Fact> facts, Optional<Reading> r) {
-        if (r.isPresent()) {
-            facts.add(r.get().fact());
-        }
-    }
-
-    /**
-     * The table's rows by pattern, in table order: made once, where each row was asked for its patterns (a new set)
-     * for every finding, eleven times per finding explained.
-     */
-    private static final Map<Pattern, List<CauseRule>> BY_PATTERN = byPattern();
-
-    private static Map<Pattern, List<CauseRule>> byPattern() {
-        Map<Pattern, List<CauseRule>> m = new EnumMap<>(Pattern.class);
-        for (Pattern p : Pattern.values()) {
-            List<CauseRule> rows = new ArrayList<>();
-            for (CauseRule r : TABLE) {
-                if (r.patterns().contains(p)) {
-                    rows.add(r);
-                }
-            }
-            m.put(p, List.copyOf(rows));
-        }
-        return m;
+        r.map(Reading::fact).ifPresent(facts::add);
     }
 
     /** The finding's candidate causes, judged and ranked; empty for patterns without any. */
     public static List<CauseVerdict> judge(Finding f, Context context) {
-        List<CauseRule> rows = BY_PATTERN.get(f.pattern());
-        List<CauseVerdict> out = new ArrayList<>(rows.size());
-        for (int i = 0; i < rows.size(); i++) {
-            CauseRule r = rows.get(i);
-            if (r.applies(f)) {
-                out.add(r.judge(f, context));
-            }
-        }
-        out.sort(BY_VERDICT);
-        return out;
+        return TABLE.stream().filter(r -> r.patterns().contains(f.pattern()) && r.applies(f)).map(r -> r.judge(f, context))
+                .sorted(Comparator.comparing(CauseVerdict::verdict)).toList();
     }
 }

@@ -61,8 +61,7 @@ final class ConntrackFull implements CauseRule {
 
     /** The reading's value as a number, or {@code otherwise} when there is no reading or its value is no number. */
     static long number(Optional<Reading> r, long otherwise) {
-        Long n = r.isPresent() ? number(r.get().value()) : null;
-        return n == null ? otherwise : n;
+        return r.map(Reading::value).map(ConntrackFull::number).orElse(otherwise);
     }
 
     static Long number(String s) {

@@ -31,9 +31,9 @@ final class EtpLocalNoLocalEndpoint implements CauseRule {
     @Override
     public CauseVerdict judge(Finding f, Context context) {
         Optional<ServiceFacts> found = context.service(f.target());
-        Ref ref = found.isPresent() ? found.get().ref() : null;
-        List<String> fix = List.of("kubectl" + Names.ns(ref) + " patch svc "
-                + (ref != null && ref.name() != null ? ref.name() : "<service>") + " -p '{\"spec\":{\"externalTrafficPolicy\":\"Cluster\"}}'");
+        Optional<Ref> ref = found.map(ServiceFacts::ref);
+        List<String> fix = List.of("kubectl" + Names.ns(ref.orElse(null)) + " patch svc "
+                + ref.map(Ref::name).orElse("<service>") + " -p '{\"spec\":{\"externalTrafficPolicy\":\"Cluster\"}}'");
         if (found.isEmpty()) {
             return CauseVerdict.unknown(cause(), fix);
         }

@@ -26,7 +26,7 @@ final class HairpinModeOff implements CauseRule {
     @Override
     public CauseVerdict judge(Finding f, Context context) {
         Optional<Reading> r = context.hairpin(f.client(), f.examples().get(0).syn().ifIndex);
-        String port = r.isPresent() && r.get().subject() != null ? r.get().subject() : "<the pod's veth>";
+        String port = r.map(Reading::subject).orElse("<the pod's veth>");
         List<String> fix = List.of("bridge link set dev " + port + " hairpin on   (now, for this pod)",
                 "kubelet --hairpin-mode=hairpin-veth, or \"hairpinMode\": true in the CNI bridge configuration   (every new pod)");
         if (r.isEmpty()) {

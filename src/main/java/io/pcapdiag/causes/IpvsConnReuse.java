@@ -3,7 +3,6 @@ package io.pcapdiag.causes;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.context.Fact;
 import io.pcapdiag.context.Reading;
-import io.pcapdiag.context.Source;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
 import java.util.ArrayList;

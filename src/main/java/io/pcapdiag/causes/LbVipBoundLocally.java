@@ -33,21 +33,14 @@ final class LbVipBoundLocally implements CauseRule {
         Optional<Reading> local = context.localAddress(f.client());
         Optional<ServiceFacts> lb = context.lbService(f.client());
         String s = f.client().address();
-        List<String> fix = new ArrayList<>();
-        if (lb.isPresent()) {
-            ServiceFacts m = lb.get();
-            fix.add("kubectl" + Names.ns(m.ref()) + " patch svc " + m.ref().name()
-                    + " --subresource=status --type=merge -p '{\"status\":{\"loadBalancer\":{\"ingress\":[{\"ip\":\"" + s
-                    + "\",\"ipMode\":\"Proxy\"}]}}}'   (Kubernetes 1.30+; the cloud controller may set it back: ask the provider for ipMode Proxy)");
-        } else {
-            fix.add("have the cloud provider set status.loadBalancer.ingress[].ipMode: Proxy for " + s
-                    + " (Kubernetes 1.30+), or run kube-proxy in a mode that does not bind it (iptables, nftables)");
-        }
+        List<String> fix = List.of(lb.map(m -> "kubectl" + Names.ns(m.ref()) + " patch svc " + m.ref().name()
+                        + " --subresource=status --type=merge -p '{\"status\":{\"loadBalancer\":{\"ingress\":[{\"ip\":\"" + s
+                        + "\",\"ipMode\":\"Proxy\"}]}}}'   (Kubernetes 1.30+; the cloud controller may set it back: ask the provider for ipMode Proxy)")
+                .orElse("have the cloud provider set status.loadBalancer.ingress[].ipMode: Proxy for " + s
+                        + " (Kubernetes 1.30+), or run kube-proxy in a mode that does not bind it (iptables, nftables)"));
         List<Fact> facts = new ArrayList<>();
         Causes.addFact(facts, local);
-        if (lb.isPresent()) {
-            facts.add(lb.get().fact());
-        }
+        lb.map(ServiceFacts::fact).ifPresent(facts::add);
         if (local.isPresent() && local.get().value() != null) {
             return new CauseVerdict(cause(), Verdict.CONFIRMED, facts, fix);
         }

@@ -1,9 +1,10 @@
 package io.pcapdiag.causes;
 
+import static java.util.stream.Collectors.joining;
+
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.context.ServiceFacts;
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.TreeMap;
 
 /** Pieces of the commands and facts causes print, from the objects' real names. */
@@ -16,23 +17,16 @@ final class Names {
         return ref != null && ref.namespace() != null ? " -n " + ref.namespace() : " -n <namespace>";
     }
 
-    /** {@code " (ready elsewhere: node-b 2)"}, or {@code " nor anywhere else"}. */
+    /** {@code " (ready elsewhere: node-b 2)"}, or {@code " nor on any other node"}. */
     static String elsewhere(ServiceFacts s, String node) {
-        StringJoiner j = new StringJoiner(", ", " (ready elsewhere: ", ")");
-        for (Map.Entry<String, Integer> e : new TreeMap<>(s.readyEndpointsByNode()).entrySet()) {
-            if (!e.getKey().equals(node) && e.getValue() > 0) {
-                j.add(e.getKey() + " " + e.getValue());
-            }
-        }
-        return j.length() > " (ready elsewhere: )".length() ? j.toString() : " nor on any other node";
+        String ready = new TreeMap<>(s.readyEndpointsByNode()).entrySet().stream()
+                .filter(e -> !e.getKey().equals(node) && e.getValue() > 0)
+                .map(e -> e.getKey() + " " + e.getValue()).collect(joining(", "));
+        return ready.isEmpty() ? " nor on any other node" : " (ready elsewhere: " + ready + ")";
     }
 
     /** {@code app=web,tier=front} */
     static String selector(Map<String, String> selector) {
-        StringJoiner j = new StringJoiner(",");
-        for (Map.Entry<String, String> e : new TreeMap<>(selector).entrySet()) {
-            j.add(e.getKey() + "=" + e.getValue());
-        }
-        return j.toString();
+        return new TreeMap<>(selector).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(joining(","));
     }
 }

@@ -42,7 +42,7 @@ final class RpFilter implements CauseRule {
         List<String> fix = List.of("sysctl -w net.ipv4.conf.all.rp_filter=2 net.ipv4.conf." + name + ".rp_filter=2   (loose mode)");
         Optional<Reading> drops = context.counterRise(DROPS);
         Optional<Reading> all = context.sysctl("net.ipv4.conf.all.rp_filter");
-        Optional<Reading> own = iface.isPresent() ? context.sysctl("net.ipv4.conf." + iface.get() + ".rp_filter") : Optional.empty();
+        Optional<Reading> own = iface.flatMap(i -> context.sysctl("net.ipv4.conf." + i + ".rp_filter"));
         List<Fact> facts = new ArrayList<>();
         Causes.addFact(facts, drops);
         Causes.addFact(facts, all);

@@ -253,7 +253,7 @@ public final class LiveCommand implements Callable<Integer> {
         };
         java.util.function.Consumer<String> say = ErrLines.to(err, err);
         List<Reporter> reporters = new java.util.ArrayList<>(List.of(output, metrics));
-        io.pcapdiag.cluster.FindingEvents posted = events ? new io.pcapdiag.cluster.FindingEvents(cluster, node, say, System::nanoTime) : null;
+        io.pcapdiag.live.FindingEvents posted = events ? new io.pcapdiag.live.FindingEvents(cluster, node, say, System::nanoTime) : null;
         if (posted != null) {
             reporters.add(posted);
         }

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.Service;
@@ -15,9 +14,7 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.pcapdiag.decode.Ip;
-import io.pcapdiag.node.InterfaceAddress;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,7 +22,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 
 /**
@@ -35,17 +31,15 @@ import java.util.regex.Matcher;
  * ({@link io.pcapdiag.track.Endpoint}, without port).
  */
 public final class ClusterIndex {
-    /** A ready endpoint of a Service port: its address, node and pod. */
-    public record Backend(io.pcapdiag.track.Endpoint address, int port, boolean ready, String node, String pod, String slice) {
+    /** An endpoint of a Service port: its address, port, readiness, node and the EndpointSlice that lists it. */
+    public record Backend(io.pcapdiag.track.Endpoint address, int port, boolean ready, String node, String slice) {
     }
 
     private final Map<io.pcapdiag.track.Endpoint, List<Service>> servicesByIp;
     private final Map<Integer, List<Service>> servicesByNodePort;
     private final Map<String, List<EndpointSlice>> slicesByService;
     private final Map<io.pcapdiag.track.Endpoint, Pod> podsByIp;
-    private final Map<String, Pod> podsByName;
     private final Map<io.pcapdiag.track.Endpoint, Node> nodesByIp;
-    private final Map<String, Node> nodesByName;
     private final Map<String, List<NetworkPolicy>> policiesByNamespace;
     private final Set<io.pcapdiag.track.Endpoint> lbIngress;
     private final int services;
@@ -57,9 +51,7 @@ public final class ClusterIndex {
         this.servicesByNodePort = Map.copyOf(b.servicesByNodePort);
         this.slicesByService = Map.copyOf(b.slicesByService);
         this.podsByIp = Map.copyOf(b.podsByIp);
-        this.podsByName = Map.copyOf(b.podsByName);
         this.nodesByIp = Map.copyOf(b.nodesByIp);
-        this.nodesByName = Map.copyOf(b.nodesByName);
         this.policiesByNamespace = Map.copyOf(b.policiesByNamespace);
         this.lbIngress = Set.copyOf(b.lbIngress);
         this.services = b.services;
@@ -123,10 +115,6 @@ public final class ClusterIndex {
         return l == null || l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));
     }
 
-    public boolean isLbIngress(io.pcapdiag.track.Endpoint address) {
-        return lbIngress.contains(address.withoutPort());
-    }
-
     /** Every LoadBalancer ingress IP of the cluster. */
     public Set<io.pcapdiag.track.Endpoint> lbIngressIps() {
         return lbIngress;
@@ -159,12 +147,9 @@ public final class ClusterIndex {
             int port = matched == null ? -1 : matched;
             for (Endpoint e : es.getEndpoints() == null ? List.<Endpoint>of() : es.getEndpoints()) {
                 boolean ready = e.getConditions() == null || !Boolean.FALSE.equals(e.getConditions().getReady());
-                String pod = e.getTargetRef() != null && "Pod".equals(e.getTargetRef().getKind())
-                        ? e.getTargetRef().getNamespace() + "/" + e.getTargetRef().getName() : null;
                 for (String ip : e.getAddresses() == null ? List.<String>of() : e.getAddresses()) {
                     Optional<io.pcapdiag.track.Endpoint> a = address(ip);
-                    a.ifPresent(x -> out.add(new Backend(x, port, ready, e.getNodeName(), pod,
-                            es.getMetadata().getName())));
+                    a.ifPresent(x -> out.add(new Backend(x, port, ready, e.getNodeName(), es.getMetadata().getName())));
                 }
             }
         }
@@ -178,41 +163,9 @@ public final class ClusterIndex {
         return Optional.ofNullable(podsByIp.get(address.withoutPort()));
     }
 
-    public Optional<Pod> pod(String namespace, String name) {
-        return Optional.ofNullable(podsByName.get(namespace + "/" + name));
-    }
-
     /** The node with {@code address} among its InternalIP/ExternalIP addresses. */
     public Optional<Node> nodeAt(io.pcapdiag.track.Endpoint address) {
         return Optional.ofNullable(nodesByIp.get(address.withoutPort()));
-    }
-
-    public Optional<Node> node(String name) {
-        return Optional.ofNullable(nodesByName.get(name));
-    }
-
-    /** The node whose podCIDR(s) contain {@code address}. */
-    public Optional<Node> nodeForPodCidr(io.pcapdiag.track.Endpoint address) {
-        for (Node n : nodesByName.values()) {
-            List<String> cidrs = n.getSpec() == null ? null : n.getSpec().getPodCIDRs();
-            if (cidrs == null || cidrs.isEmpty()) {
-                cidrs = n.getSpec() == null || n.getSpec().getPodCIDR() == null ? List.of() : List.of(n.getSpec().getPodCIDR());
-            }
-            for (String c : cidrs) {
-                try {
-                    if (InterfaceAddress.parse(c).contains(address.withoutPort())) {
-                        return Optional.of(n);
-                    }
-                } catch (IllegalArgumentException e) {
-                    // a podCIDR that is no CIDR names nothing
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    public Collection<Node> nodes() {
-        return nodesByName.values();
     }
 
     /** The NetworkPolicies of a namespace. */
@@ -228,17 +181,6 @@ public final class ClusterIndex {
     /** What the snapshot says that cannot all be true (a pod IP on two nodes...), one line each. */
     public List<String> contradictions() {
         return contradictions;
-    }
-
-    /** The controller that owns a pod, as {@code ReplicaSet cart-7d9f5c6b8}, or null. */
-    public static String owner(Pod p) {
-        for (OwnerReference o : p.getMetadata().getOwnerReferences() == null ? List.<OwnerReference>of()
-                : p.getMetadata().getOwnerReferences()) {
-            if (Boolean.TRUE.equals(o.getController())) {
-                return o.getKind() + " " + o.getName();
-            }
-        }
-        return null;
     }
 
     // ---------------------------------------------------------------- helpers
@@ -318,7 +260,6 @@ public final class ClusterIndex {
         private final Map<io.pcapdiag.track.Endpoint, Pod> podsByIp = new HashMap<>();
         private final Map<String, Pod> podsByName = new HashMap<>();
         private final Map<io.pcapdiag.track.Endpoint, Node> nodesByIp = new HashMap<>();
-        private final Map<String, Node> nodesByName = new TreeMap<>();
         private final Map<String, List<NetworkPolicy>> policiesByNamespace = new HashMap<>();
         private final Set<io.pcapdiag.track.Endpoint> lbIngress = new java.util.HashSet<>();
         private final List<String> contradictions = new ArrayList<>();
@@ -344,7 +285,6 @@ public final class ClusterIndex {
                 return addPod(p);
             }
             if (o instanceof Node n) {
-                nodesByName.put(n.getMetadata().getName(), n);
                 for (NodeAddress a : n.getStatus() == null || n.getStatus().getAddresses() == null ? List.<NodeAddress>of()
                         : n.getStatus().getAddresses()) {
                     if ("InternalIP".equals(a.getType()) || "ExternalIP".equals(a.getType())) {

@@ -1,12 +1,6 @@
 package io.pcapdiag.cluster;
 
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -112,11 +106,6 @@ public final class ClusterWatch implements AutoCloseable {
         return index.get();
     }
 
-    /** Whether the index may be out of date: the server is not being watched right now. */
-    public boolean stale() {
-        return !Boolean.TRUE.equals(available);
-    }
-
     private boolean watching() {
         for (SharedIndexInformer<? extends HasMetadata> i : informers) {
             if (!i.hasSynced() || !i.isWatching()) {
@@ -173,11 +162,6 @@ public final class ClusterWatch implements AutoCloseable {
     private static String oneLine(Throwable e) {
         String m = e.getMessage() == null ? e.toString() : e.getMessage();
         return m.lines().findFirst().orElse(m);
-    }
-
-    /** The kinds this watches, as RBAC names them (for documentation and the ClusterRole test). */
-    public static List<Class<? extends HasMetadata>> kinds() {
-        return List.of(Service.class, EndpointSlice.class, Pod.class, Node.class, NetworkPolicy.class, ConfigMap.class);
     }
 
     @Override

@@ -43,7 +43,6 @@ public final class CaptureFacts implements Context, TrackerSink {
     private final EndpointTable<Client> clientTable = new EndpointTable<>();
     private static final int MAX_CLIENTS = 1024;
     private boolean citeCaptures;
-    private long overflow;
     /** Decided attempts, those of them that got any answer, and answers that paired with none: {@link #answerCounts()}. */
     private long decided;
     private long answered;
@@ -220,21 +219,12 @@ public final class CaptureFacts implements Context, TrackerSink {
     }
 
     private boolean room(int size) {
-        if (size < MAX_ENTRIES) {
-            return true;
-        }
-        overflow++;
-        return false;
+        return size < MAX_ENTRIES;
     }
 
     /** Client addresses seen (the first 1024), in the order their first attempts were decided. */
     public List<Endpoint> clients() {
         return Collections.unmodifiableList(clients);
-    }
-
-    /** Facts not kept because a table was full. */
-    public long overflow() {
-        return overflow;
     }
 
     private String ref(Sighting s) {

@@ -1,9 +1,10 @@
 package io.pcapdiag.context;
 
 import io.pcapdiag.track.Endpoint;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * The one seam every rule and cause asks about addresses: "is A a backend of V:p?", "is S a LoadBalancer
@@ -161,275 +162,150 @@ public interface Context {
         return this;
     }
 
-    /**
-     * Several sources as one: each question goes to them in order, and the first that knows answers. Loops, not a
-     * lambda per question: analyze links none (NoLambdaLinkedTest).
-     */
+    /** Several sources as one: each question goes to them in order, and the first that knows answers; counts add up. */
     static Context of(List<Context> sources) {
         List<Context> all = List.copyOf(sources);
         return new Context() {
-            @Override
-            public boolean informs() {
-                for (Context c : all) { // asked per finding: a loop, not a stream (see JsonReporter.hops)
-                    if (c.informs()) {
-                        return true;
+            /** The first source's answer to {@code question}, in the order the sources were given. */
+            private <T> Optional<T> first(Function<Context, Optional<T>> question) {
+                for (Context c : all) {
+                    Optional<T> answer = question.apply(c);
+                    if (answer.isPresent()) {
+                        return answer;
                     }
                 }
-                return false;
+                return Optional.empty();
+            }
+
+            private long sum(ToLongFunction<Context> count) {
+                return all.stream().mapToLong(count).sum();
+            }
+
+            @Override
+            public boolean informs() {
+                return all.stream().anyMatch(Context::informs);
             }
 
             @Override
             public Context forNode(String node) {
-                if (node == null) {
-                    return this;
-                }
-                List<Context> each = new ArrayList<>(all.size());
-                for (Context c : all) {
-                    each.add(c.forNode(node));
-                }
-                return of(each);
+                return node == null ? this : of(all.stream().map(c -> c.forNode(node)).toList());
             }
 
             @Override
             public Optional<Fact> backendOf(Endpoint address, Endpoint service) {
-                for (Context c : all) {
-                    Optional<Fact> t = c.backendOf(address, service);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.backendOf(address, service));
             }
 
             @Override
             public Optional<Fact> answersOthers(Endpoint target, Endpoint client) {
-                for (Context c : all) {
-                    Optional<Fact> t = c.answersOthers(target, client);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.answersOthers(target, client));
             }
 
             @Override
             public Optional<Fact> lbIngress(Endpoint address) {
-                for (Context c : all) {
-                    Optional<Fact> t = c.lbIngress(address);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.lbIngress(address));
             }
 
             @Override
             public Optional<Fact> lbIngressComplete() {
-                for (Context c : all) {
-                    Optional<Fact> t = c.lbIngressComplete();
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(Context::lbIngressComplete);
             }
 
             @Override
             public Optional<Fact> serviceAddress(Endpoint address) {
-                for (Context c : all) {
-                    Optional<Fact> t = c.serviceAddress(address);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.serviceAddress(address));
             }
 
             @Override
             public long unpairedIcmpTo(Endpoint client) {
-                long n = 0;
-                for (Context c : all) {
-                    n += c.unpairedIcmpTo(client);
-                }
-                return n;
+                return sum(c -> c.unpairedIcmpTo(client));
             }
 
             @Override
             public long attemptsTo(Endpoint target) {
-                long n = 0;
-                for (Context c : all) {
-                    n += c.attemptsTo(target);
-                }
-                return n;
+                return sum(c -> c.attemptsTo(target));
             }
 
             @Override
             public AnswerCounts answerCounts() {
-                AnswerCounts n = AnswerCounts.NONE;
-                for (Context c : all) {
-                    n = n.plus(c.answerCounts());
-                }
-                return n;
-            }
-
-            @Override
-            public Optional<Reading> proxyMode() {
-                for (Context c : all) {
-                    Optional<Reading> t = c.proxyMode();
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return all.stream().map(Context::answerCounts).reduce(AnswerCounts.NONE, AnswerCounts::plus);
             }
 
             @Override
             public Optional<Ref> ref(Endpoint e) {
-                for (Context c : all) {
-                    Optional<Ref> t = c.ref(e);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.ref(e));
             }
 
             @Override
             public Optional<String> nodeOf(Endpoint address) {
-                for (Context c : all) {
-                    Optional<String> t = c.nodeOf(address);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.nodeOf(address));
             }
 
             @Override
             public Optional<ServiceFacts> service(Endpoint vp) {
-                for (Context c : all) {
-                    Optional<ServiceFacts> t = c.service(vp);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.service(vp));
             }
 
             @Override
             public Optional<ServiceFacts> lbService(Endpoint address) {
-                for (Context c : all) {
-                    Optional<ServiceFacts> t = c.lbService(address);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.lbService(address));
             }
 
             @Override
             public Optional<PolicyVerdict> policy(Endpoint client, Endpoint target) {
-                for (Context c : all) {
-                    Optional<PolicyVerdict> t = c.policy(client, target);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.policy(client, target));
+            }
+
+            @Override
+            public Optional<Reading> proxyMode() {
+                return first(Context::proxyMode);
             }
 
             @Override
             public Optional<Reading> captureNode() {
-                for (Context c : all) {
-                    Optional<Reading> t = c.captureNode();
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(Context::captureNode);
             }
 
             @Override
             public Optional<Reading> sysctl(String key) {
-                for (Context c : all) {
-                    Optional<Reading> t = c.sysctl(key);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.sysctl(key));
             }
 
             @Override
             public Optional<Reading> bridgedToIptables(Endpoint client, int ifIndex) {
-                for (Context c : all) {
-                    Optional<Reading> t = c.bridgedToIptables(client, ifIndex);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.bridgedToIptables(client, ifIndex));
             }
 
             @Override
             public Optional<Reading> hairpin(Endpoint client, int ifIndex) {
-                for (Context c : all) {
-                    Optional<Reading> t = c.hairpin(client, ifIndex);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.hairpin(client, ifIndex));
             }
 
             @Override
             public Optional<Reading> localAddress(Endpoint address) {
-                for (Context c : all) {
-                    Optional<Reading> t = c.localAddress(address);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.localAddress(address));
             }
 
             @Override
             public Optional<Reading> counterRise(String counter) {
-                for (Context c : all) {
-                    Optional<Reading> t = c.counterRise(counter);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.counterRise(counter));
             }
 
             @Override
             public Optional<String> interfaceName(int ifIndex) {
-                for (Context c : all) {
-                    Optional<String> t = c.interfaceName(ifIndex);
-                    if (t.isPresent()) {
-                        return t;
-                    }
-                }
-                return Optional.empty();
+                return first(c -> c.interfaceName(ifIndex));
             }
 
             @Override
             public List<String> expectedPath(Endpoint destination) {
-                for (Context c : all) {
-                    List<String> p = c.expectedPath(destination);
-                    if (!p.isEmpty()) {
-                        return p;
-                    }
-                }
-                return List.of();
+                return all.stream().map(c -> c.expectedPath(destination)).filter(p -> !p.isEmpty()).findFirst()
+                        .orElse(List.of());
             }
         };
     }
 
     /** A context that knows nothing (tests, and a run without any). */
     static Context none() {
-        return of(new ArrayList<>());
+        return of(List.of());
     }
 }

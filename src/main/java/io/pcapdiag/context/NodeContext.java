@@ -1,9 +1,9 @@
 package io.pcapdiag.context;
 
-import io.pcapdiag.node.Fact;
 import io.pcapdiag.node.InterfaceAddress;
 import io.pcapdiag.node.NodeFacts;
 import io.pcapdiag.node.NodeInterface;
+import io.pcapdiag.node.OrUnknown;
 import io.pcapdiag.node.Route;
 import io.pcapdiag.track.Endpoint;
 import java.util.ArrayList;
@@ -41,8 +41,8 @@ public final class NodeContext implements Context {
         }
     }
 
-    private io.pcapdiag.context.Fact fact(String text) {
-        return new io.pcapdiag.context.Fact(Source.NODE, text);
+    private Fact fact(String text) {
+        return new Fact(Source.NODE, text);
     }
 
     @Override
@@ -70,7 +70,7 @@ public final class NodeContext implements Context {
     @Override
     public Optional<Reading> sysctl(String key) {
         refresh();
-        Fact<String> v = facts.sysctl(key);
+        OrUnknown<String> v = facts.sysctl(key);
         if (v.isKnown()) {
             return Optional.of(new Reading(key, v.value(), fact(key + " = " + v.value() + " on " + node)));
         }
@@ -85,7 +85,7 @@ public final class NodeContext implements Context {
             return Optional.empty();
         }
         boolean v6 = !client.isV4();
-        Fact<Boolean> on = facts.bridgeNfCall(bridge.get(), v6);
+        OrUnknown<Boolean> on = facts.bridgeNfCall(bridge.get(), v6);
         if (!on.isKnown()) {
             return Optional.empty();
         }
@@ -104,7 +104,7 @@ public final class NodeContext implements Context {
 
     private String nfCallOwn(String bridge, boolean v6) {
         return facts.interfaceByName(bridge).map(NodeInterface::bridge)
-                .map(b -> v6 ? b.nfCallIp6tables() : b.nfCallIptables()).filter(Fact::isKnown)
+                .map(b -> v6 ? b.nfCallIp6tables() : b.nfCallIptables()).filter(OrUnknown::isKnown)
                 .map(f -> ", " + bridge + "'s own nf_call_" + (v6 ? "ip6tables" : "iptables") + " = " + f.value()).orElse("");
     }
 
@@ -112,7 +112,7 @@ public final class NodeContext implements Context {
     private Optional<String> bridgeOf(Endpoint client, int ifIndex) {
         Optional<String> port = port(client, ifIndex);
         if (port.isPresent()) {
-            Fact<NodeInterface> br = facts.bridgeOf(port.get());
+            OrUnknown<NodeInterface> br = facts.bridgeOf(port.get());
             if (br.isKnown()) {
                 return Optional.of(br.value().name());
             }
@@ -130,7 +130,7 @@ public final class NodeContext implements Context {
         if (seen.isPresent() && seen.get().bridgePort() != null) {
             return Optional.of(seen.get().name());
         }
-        Fact<NodeInterface> behind = facts.bridgePortBehind(client);
+        OrUnknown<NodeInterface> behind = facts.bridgePortBehind(client);
         return behind.isKnown() ? Optional.of(behind.value().name()) : Optional.empty();
     }
 
@@ -141,7 +141,7 @@ public final class NodeContext implements Context {
         if (port.isEmpty()) {
             return Optional.empty();
         }
-        Fact<Integer> mode = facts.hairpinMode(port.get());
+        OrUnknown<Integer> mode = facts.hairpinMode(port.get());
         if (!mode.isKnown()) {
             return Optional.empty();
         }
@@ -153,7 +153,7 @@ public final class NodeContext implements Context {
     @Override
     public Optional<Reading> localAddress(Endpoint address) {
         refresh();
-        Fact<Boolean> local = facts.isLocal(address);
+        OrUnknown<Boolean> local = facts.isLocal(address);
         if (!local.isKnown()) {
             return Optional.empty();
         }
@@ -169,7 +169,7 @@ public final class NodeContext implements Context {
     @Override
     public Optional<Reading> counterRise(String counter) {
         refresh();
-        Fact<Long> d = facts.counterDelta(counter);
+        OrUnknown<Long> d = facts.counterDelta(counter);
         if (!d.isKnown()) {
             return Optional.empty();
         }
@@ -181,7 +181,7 @@ public final class NodeContext implements Context {
     @Override
     public Optional<Reading> proxyMode() {
         refresh();
-        Fact<String> m = facts.kubeProxyMode();
+        OrUnknown<String> m = facts.kubeProxyMode();
         if (!m.isKnown()) {
             return Optional.empty();
         }
@@ -207,7 +207,7 @@ public final class NodeContext implements Context {
         path.add(dev);
         Optional<NodeInterface> out = facts.interfaceByName(dev);
         if (out.isPresent() && out.get().bridge() != null) {
-            Fact<NodeInterface> port = facts.bridgePortBehind(destination);
+            OrUnknown<NodeInterface> port = facts.bridgePortBehind(destination);
             if (port.isKnown()) {
                 path.add(port.value().name());
             }
@@ -221,7 +221,7 @@ public final class NodeContext implements Context {
     /** The route the node's main table takes to {@code destination}: longest prefix, then lowest metric. */
     private Optional<Route> route(Endpoint destination) {
         Endpoint a = destination.withoutPort();
-        Fact<List<Route>> table = a.isV4() ? facts.routesV4() : facts.routesV6();
+        OrUnknown<List<Route>> table = a.isV4() ? facts.routesV4() : facts.routesV6();
         Route best = null;
         for (Route r : table.orElse(List.of())) {
             InterfaceAddress d = r.destination();

@@ -13,6 +13,7 @@ import io.pcapdiag.track.Sighting;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -76,14 +77,8 @@ public final class Diagnose {
 
     /** What tshark's {@code -d} needs for the display filter to see inside the tunnels these frames came in, or null. */
     static String decodeAs(List<Attempt> attempts) {
-        for (Attempt a : attempts) {
-            for (Sighting s : a.frames()) {
-                if (s.tunnel != null && s.tunnel.wiresharkDecodeAs() != null) {
-                    return s.tunnel.wiresharkDecodeAs();
-                }
-            }
-        }
-        return null;
+        return attempts.stream().flatMap(a -> a.frames().stream()).filter(s -> s.tunnel != null)
+                .map(s -> s.tunnel.wiresharkDecodeAs()).filter(Objects::nonNull).findFirst().orElse(null);
     }
 
     /** What {@code s} is in attempt {@code a}; {@code sent} SYN transmissions came before it, the last at {@code lastSyn}. */
@@ -145,21 +140,6 @@ public final class Diagnose {
                 !dst.equals(a.target()), s.tunnel == null ? null : s.tunnel.toString());
     }
 
-    /** Whether one of the places of {@code path} is on {@code node}. */
-    private static boolean reached(List<PathHop> path, String node) {
-        for (PathHop h : path) {
-            if (node.equals(h.node())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** A reading's value, or null when there is none. */
-    private static String value(Optional<Reading> r) {
-        return r.isPresent() ? r.get().value() : null;
-    }
-
     /**
      * Between which two places an unanswered SYN vanished, when that can be told: the node's topology says
      * where a packet to its (DNAT'ed) destination goes after the last place it was seen; or captures from
@@ -168,10 +148,9 @@ public final class Diagnose {
     String vanished(Finding f, Attempt a, List<PathHop> path) {
         PathHop last = path.get(path.size() - 1);
         Endpoint dst = a.natCopy() != null ? a.natCopy().destination() : a.target();
-        Ref targetRef = context.ref(dst).orElse(null);
-        String targetNode = targetRef == null ? null : targetRef.node();
+        String targetNode = context.ref(dst).map(Ref::node).orElse(null);
         if (targetNode != null && last.node() != null && !targetNode.equals(last.node())
-                && labelledNodes.contains(targetNode) && !reached(path, targetNode)) {
+                && labelledNodes.contains(targetNode) && path.stream().noneMatch(h -> targetNode.equals(h.node()))) {
             return "after " + last.place() + ", before " + targetNode + ": it left " + last.node() + " and never reached "
                     + targetNode + " (its capture has no copy of it)";
         }
@@ -183,7 +162,7 @@ public final class Diagnose {
         for (PathHop h : path) {
             // A device it left through (or seen on, where the capture does not tell the direction); arriving on a
             // device is not leaving by it.
-            if (java.util.Objects.equals(h.node(), last.node()) && h.iface() != null && !"in".equals(h.direction())) {
+            if (Objects.equals(h.node(), last.node()) && h.iface() != null && !"in".equals(h.direction())) {
                 leftBy.add(h.iface());
             }
         }
@@ -191,12 +170,10 @@ public final class Diagnose {
             // Inside a tunnel, on a capture that does not name its interface: it was on the device that holds the
             // node's end of the tunnel (eth0 under flannel.1): leaving when the tunnel starts here, else arriving.
             if (s.tunnel != null && s.interfaceName == null && s.ifIndex < 0 && !s.icmp
-                    && java.util.Objects.equals(s.capture.node(), last.node())) {
-                String out = value(there.localAddress(s.tunnel.source()));
-                if (out != null) {
-                    leftBy.add(out);
-                }
-                placed |= out != null || value(there.localAddress(s.tunnel.destination())) != null;
+                    && Objects.equals(s.capture.node(), last.node())) {
+                Optional<String> out = there.localAddress(s.tunnel.source()).map(Reading::value);
+                out.ifPresent(leftBy::add);
+                placed |= out.isPresent() || there.localAddress(s.tunnel.destination()).map(Reading::value).isPresent();
             }
         }
         if (!placed) {

@@ -1,5 +1,7 @@
 package io.pcapdiag.diagnosis;
 
+import static java.util.stream.Collectors.joining;
+
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Endpoint;
@@ -17,19 +19,10 @@ public final class DisplayFilter {
 
     /** The filter for these attempts (a finding's examples), their terms joined with {@code ||}. */
     public static String of(List<Attempt> attempts) {
-        // One builder of about the final size: made by concatenation, each term's growing copies were the largest
-        // part of what a JSON report allocated (PERFORMANCE.md).
-        StringBuilder sb = new StringBuilder(720 * attempts.size());
-        for (Attempt a : attempts) {
-            if (sb.length() > 0) {
-                sb.append(" || ");
-            }
-            append(sb, a);
-        }
-        return sb.toString();
+        return attempts.stream().map(DisplayFilter::term).collect(joining(" || "));
     }
 
-    private static void append(StringBuilder sb, Attempt a) {
+    private static String term(Attempt a) {
         Endpoint c = a.client();
         String ip = c.isV4() ? "ip" : "ipv6";
         String client = Ip.format(c.hi(), c.lo());
@@ -38,13 +31,13 @@ public final class DisplayFilter {
         int port = a.clientPort();
         // ICMP messages quote TCP headers too (errors, and ICMPv6 redirects): the TCP terms exclude them, the
         // ICMP term takes only errors. Inside a quote Wireshark shows the sequence number absolute in tcp.seq.
-        sb.append("((!icmp && !icmpv6 && ((").append(ip).append(".src==").append(client).append(" && tcp.srcport==").append(port)
-                .append(" && ((tcp.flags.syn==1 && tcp.flags.ack==0 && tcp.seq_raw==").append(isn)
-                .append(") || (tcp.flags.reset==1 && tcp.seq_raw==").append(next).append("))) || (")
-                .append(ip).append(".dst==").append(client).append(" && tcp.dstport==").append(port).append(" && tcp.ack_raw==").append(next)
-                .append(" && (tcp.flags.syn==1 || tcp.flags.reset==1)))) || ")
-                .append("((icmp.type==3 || icmp.type==11 || icmp.type==12 || icmpv6.type==1 || icmpv6.type==3 || icmpv6.type==4)")
-                .append(" && ").append(ip).append(".dst==").append(client).append(" && tcp.srcport==").append(port)
-                .append(" && (tcp.seq==").append(isn).append(" || tcp.seq_raw==").append(isn).append(")))");
+        return "((!icmp && !icmpv6 && ((" + ip + ".src==" + client + " && tcp.srcport==" + port
+                + " && ((tcp.flags.syn==1 && tcp.flags.ack==0 && tcp.seq_raw==" + isn
+                + ") || (tcp.flags.reset==1 && tcp.seq_raw==" + next + "))) || ("
+                + ip + ".dst==" + client + " && tcp.dstport==" + port + " && tcp.ack_raw==" + next
+                + " && (tcp.flags.syn==1 || tcp.flags.reset==1)))) || "
+                + "((icmp.type==3 || icmp.type==11 || icmp.type==12 || icmpv6.type==1 || icmpv6.type==3 || icmpv6.type==4)"
+                + " && " + ip + ".dst==" + client + " && tcp.srcport==" + port
+                + " && (tcp.seq==" + isn + " || tcp.seq_raw==" + isn + ")))";
     }
 }

@@ -5,7 +5,6 @@ import io.pcapdiag.analysis.InterfaceStatus;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.RankedFindings;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -37,29 +36,16 @@ public record Report(Result result, List<Diagnosis> diagnoses, Map<Pattern, Long
     /** Diagnoses the first {@code maxFindings} findings of {@code r}; only those are explained. */
     public static Report of(Result r, int maxFindings, Live live) {
         Diagnose diagnose = new Diagnose(r.context(), r.citeCaptures(), r.labelledNodes());
-        List<Diagnosis> listed = new ArrayList<>(Math.min(maxFindings, r.findings().size()));
-        // Only the listed findings are visited (in order); the others are counted from the patterns' totals.
         RankedFindings all = r.findings();
-        long[] rest = new long[Pattern.values().length];
-        for (Map.Entry<Pattern, Long> e : r.overflow().entrySet()) {
-            rest[e.getKey().ordinal()] += e.getValue();
-        }
-        for (Pattern p : Pattern.values()) {
-            rest[p.ordinal()] += all.attempts(p);
-        }
-        for (int i = 0; i < Math.min(maxFindings, all.size()); i++) {
-            Finding f = all.get(i);
-            listed.add(diagnose.of(f));
-            rest[f.pattern().ordinal()] -= f.attempts();
-        }
+        List<Finding> first = all.subList(0, Math.min(maxFindings, all.size()));
+        // Only the listed findings are explained; the others are counted from the patterns' totals.
         Map<Pattern, Long> notListed = new EnumMap<>(Pattern.class);
         for (Pattern p : Pattern.values()) {
-            notListed.put(p, rest[p.ordinal()]);
+            notListed.put(p, all.attempts(p) + r.overflow().getOrDefault(p, 0L));
         }
-        List<AttemptView> attempts = new ArrayList<>(r.attempts().size());
-        for (Result.Listed l : r.attempts()) {
-            attempts.add(diagnose.attempt(l.attempt(), l.pattern()));
-        }
+        first.forEach(f -> notListed.merge(f.pattern(), -f.attempts(), Long::sum));
+        List<Diagnosis> listed = first.stream().map(diagnose::of).toList();
+        List<AttemptView> attempts = r.attempts().stream().map(l -> diagnose.attempt(l.attempt(), l.pattern())).toList();
         return new Report(r, listed, notListed, maxFindings, live, attempts);
     }
 

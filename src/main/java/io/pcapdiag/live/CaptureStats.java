@@ -8,13 +8,4 @@ package io.pcapdiag.live;
  */
 public record CaptureStats(long received, long droppedByKernel, long droppedByInterface) {
     public static final CaptureStats NONE = new CaptureStats(0, 0, 0);
-
-    public CaptureStats plus(CaptureStats o) {
-        return new CaptureStats(received + o.received, droppedByKernel + o.droppedByKernel,
-                droppedByInterface + o.droppedByInterface);
-    }
-
-    public boolean dropped() {
-        return droppedByKernel > 0 || droppedByInterface > 0;
-    }
 }

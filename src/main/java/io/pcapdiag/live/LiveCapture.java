@@ -217,11 +217,6 @@ public final class LiveCapture {
         return open.values();
     }
 
-    /** Every capture of this run, including those that ended, in the order they were opened. */
-    List<InterfaceCapture> all() {
-        return all;
-    }
-
     /** Why interfaces that -i selected could not be opened (the last reason each), by name. */
     java.util.SortedMap<String, String> openFailures() {
         return new java.util.TreeMap<>(openFailures);

@@ -15,8 +15,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Labels;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
@@ -192,11 +190,6 @@ public final class LiveMetrics implements Reporter, Closeable {
      */
     public void serve(String address, int port, BooleanSupplier ready) throws IOException {
         server = new MetricsServer(address, port, registry, ready);
-    }
-
-    /** The port the server listens on (the real one when 0 asked for any free port). */
-    public int port() {
-        return server.port();
     }
 
     @Override

@@ -19,15 +19,15 @@ final class ArpTable {
     private ArpTable() {
     }
 
-    static Fact<List<Neighbour>> read(Path file) {
+    static OrUnknown<List<Neighbour>> read(Path file) {
         try {
             return parse(ProcFiles.text(file), file);
         } catch (IOException e) {
-            return Fact.unknown(Reasons.of(file, e));
+            return OrUnknown.unknown(Reasons.of(file, e));
         }
     }
 
-    static Fact<List<Neighbour>> parse(String text, Path file) {
+    static OrUnknown<List<Neighbour>> parse(String text, Path file) {
         List<Neighbour> out = new ArrayList<>();
         String[] lines = text.split("\n");
         for (int n = 1; n < lines.length; n++) { // line 0 is the header
@@ -45,10 +45,10 @@ final class ArpTable {
                 String state = (flags & ATF_PERM) != 0 ? "permanent" : (flags & ATF_COM) != 0 ? "complete" : "incomplete";
                 out.add(new Neighbour(Endpoint.address(a[0], a[1]), f[3].toLowerCase(java.util.Locale.ROOT), f[5], state));
             } catch (IllegalArgumentException e) {
-                return Fact.unknown(file + " line " + (n + 1) + ": " + e.getMessage());
+                return OrUnknown.unknown(file + " line " + (n + 1) + ": " + e.getMessage());
             }
         }
         out.sort(Comparator.comparing(Neighbour::address).thenComparing(Neighbour::device));
-        return Fact.known(List.copyOf(out));
+        return OrUnknown.known(List.copyOf(out));
     }
 }

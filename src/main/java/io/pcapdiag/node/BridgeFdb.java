@@ -26,19 +26,19 @@ final class BridgeFdb {
     }
 
     /** @param ports port number to interface name, for the bridge's ports */
-    static Fact<List<FdbEntry>> read(Path brforward, Map<Integer, String> ports) {
+    static OrUnknown<List<FdbEntry>> read(Path brforward, Map<Integer, String> ports) {
         byte[] b;
         try {
             b = ProcFiles.bytes(brforward);
         } catch (IOException e) {
-            return Fact.unknown(Reasons.of(brforward, e));
+            return OrUnknown.unknown(Reasons.of(brforward, e));
         }
         return parse(b, brforward, ports);
     }
 
-    static Fact<List<FdbEntry>> parse(byte[] b, Path file, Map<Integer, String> ports) {
+    static OrUnknown<List<FdbEntry>> parse(byte[] b, Path file, Map<Integer, String> ports) {
         if (b.length % ENTRY_SIZE != 0) {
-            return Fact.unknown(file + ": " + b.length + " bytes, not a whole number of " + ENTRY_SIZE + "-byte entries");
+            return OrUnknown.unknown(file + ": " + b.length + " bytes, not a whole number of " + ENTRY_SIZE + "-byte entries");
         }
         List<FdbEntry> out = new ArrayList<>();
         for (int off = 0; off < b.length; off += ENTRY_SIZE) {
@@ -48,6 +48,6 @@ final class BridgeFdb {
             out.add(new FdbEntry(Ip.mac(mac), portNo, ports.get(portNo), local));
         }
         out.sort(Comparator.comparing(FdbEntry::mac).thenComparingInt(FdbEntry::portNo));
-        return Fact.known(List.copyOf(out));
+        return OrUnknown.known(List.copyOf(out));
     }
 }

@@ -29,7 +29,7 @@ public final class Collector {
      * @param ip           the {@code ip} command, or unknown with why there is none
      * @param kubeProxyUrl where kube-proxy tells its mode
      */
-    public record Settings(String nodeOption, Map<String, String> env, Fact<Path> ip, String kubeProxyUrl) {
+    public record Settings(String nodeOption, Map<String, String> env, OrUnknown<Path> ip, String kubeProxyUrl) {
         /** The defaults: NODE_NAME from the environment, {@code ip} from PATH, kube-proxy on 127.0.0.1:10249. */
         public static Settings of(String nodeOption) {
             return new Settings(nodeOption, System.getenv(), IpCommand.onPath(System.getenv("PATH")), KubeProxy.DEFAULT_URL);
@@ -71,20 +71,20 @@ public final class Collector {
         NodeFacts end = collect(start.kubeProxyMode());
         return new NodeFacts(end.schemaVersion(), end.nodeName(), end.nodeNameSource(), start.collectedAt(), end.kernelRelease(),
                 end.ipCommand(), end.interfaces(), end.neighbours(), end.routesV4(), end.routesV6(), end.sysctls(),
-                end.brNetfilterLoaded(), start.kubeProxyMode(), start.counters(), Fact.known(end.counters()), end.warnings());
+                end.brNetfilterLoaded(), start.kubeProxyMode(), start.counters(), OrUnknown.known(end.counters()), end.warnings());
     }
 
     /** Every fact; {@code kubeProxyMode} when already known, else kube-proxy is asked. */
-    private NodeFacts collect(Fact<String> knownKubeProxyMode) {
+    private NodeFacts collect(OrUnknown<String> knownKubeProxyMode) {
         Instant at = now();
         NodeName name = NodeName.resolve(settings.nodeOption(), settings.env(), proc.resolve("sys"));
-        Fact<Map<Integer, IpCommand.Link>> ip = settings.ip().isKnown() ? IpCommand.links(settings.ip().value())
+        OrUnknown<Map<Integer, IpCommand.Link>> ip = settings.ip().isKnown() ? IpCommand.links(settings.ip().value())
                 : settings.ip().asUnknown();
-        Fact<String> ipCommand = ip.isKnown() ? Fact.known(settings.ip().value() + " -d -j addr show") : ip.asUnknown();
-        Fact<List<NodeInterface>> interfaces = Interfaces.read(sys.resolve("class/net"), ip);
-        SortedMap<String, Fact<String>> sysctls = Sysctls.read(proc.resolve("sys"));
-        Fact<String> kubeProxyMode = knownKubeProxyMode != null ? knownKubeProxyMode
-                : settings.kubeProxyUrl() == null ? Fact.unknown(NOT_ASKED) : KubeProxy.mode(settings.kubeProxyUrl());
+        OrUnknown<String> ipCommand = ip.isKnown() ? OrUnknown.known(settings.ip().value() + " -d -j addr show") : ip.asUnknown();
+        OrUnknown<List<NodeInterface>> interfaces = Interfaces.read(sys.resolve("class/net"), ip);
+        SortedMap<String, OrUnknown<String>> sysctls = Sysctls.read(proc.resolve("sys"));
+        OrUnknown<String> kubeProxyMode = knownKubeProxyMode != null ? knownKubeProxyMode
+                : settings.kubeProxyUrl() == null ? OrUnknown.unknown(NOT_ASKED) : KubeProxy.mode(settings.kubeProxyUrl());
         // Last, so that a sample's deltas do not count the collector's own request to kube-proxy.
         Counters counters = sample();
         // One reading of the table's size, so that the document does not disagree with itself.
@@ -95,16 +95,16 @@ public final class Collector {
                 ProcFiles.fact(proc.resolve("sys/kernel/osrelease")), ipCommand, interfaces,
                 ArpTable.read(proc.resolve("net/arp")), RouteTable.readV4(proc.resolve("net/route")),
                 RouteTable.readV6(proc.resolve("net/ipv6_route")), sysctls, Sysctls.brNetfilterLoaded(proc.resolve("sys")),
-                kubeProxyMode, counters, Fact.unknown(NodeFacts.NOT_SAMPLED), List.of());
+                kubeProxyMode, counters, OrUnknown.unknown(NodeFacts.NOT_SAMPLED), List.of());
     }
 
     /** The counters now: conntrack count and statistics, nstat. */
     public Counters sample() {
         Instant at = now();
         Path count = proc.resolve("sys/net/netfilter/nf_conntrack_count");
-        Fact<Long> conntrackCount = ProcFiles.number(count);
+        OrUnknown<Long> conntrackCount = ProcFiles.number(count);
         if (!conntrackCount.isKnown() && !java.nio.file.Files.exists(count)) {
-            conntrackCount = Fact.unknown("nf_conntrack is not loaded: no " + count);
+            conntrackCount = OrUnknown.unknown("nf_conntrack is not loaded: no " + count);
         }
         SortedMap<String, Long> nstat = new TreeMap<>();
         SortedMap<String, String> unreadable = new TreeMap<>();

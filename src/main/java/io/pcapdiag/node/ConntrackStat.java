@@ -14,19 +14,19 @@ final class ConntrackStat {
     private ConntrackStat() {
     }
 
-    static Fact<SortedMap<String, Long>> read(Path file) {
+    static OrUnknown<SortedMap<String, Long>> read(Path file) {
         try {
             return parse(ProcFiles.text(file), file);
         } catch (IOException e) {
             String why = Reasons.of(file, e);
-            return Fact.unknown(e instanceof java.nio.file.NoSuchFileException ? why + " (nf_conntrack is not loaded)" : why);
+            return OrUnknown.unknown(e instanceof java.nio.file.NoSuchFileException ? why + " (nf_conntrack is not loaded)" : why);
         }
     }
 
-    static Fact<SortedMap<String, Long>> parse(String text, Path file) {
+    static OrUnknown<SortedMap<String, Long>> parse(String text, Path file) {
         String[] lines = text.split("\n");
         if (lines.length == 0 || lines[0].isBlank()) {
-            return Fact.unknown(file + " is empty");
+            return OrUnknown.unknown(file + " is empty");
         }
         String[] names = lines[0].trim().split("\\s+");
         SortedMap<String, Long> sums = new TreeMap<>();
@@ -41,22 +41,22 @@ final class ConntrackStat {
             }
             String[] values = line.split("\\s+");
             if (values.length != names.length) {
-                return Fact.unknown(file + " line " + (n + 1) + ": " + values.length + " values for " + names.length + " columns");
+                return OrUnknown.unknown(file + " line " + (n + 1) + ": " + values.length + " values for " + names.length + " columns");
             }
             for (int i = 0; i < names.length; i++) {
                 long v;
                 try {
                     v = Long.parseUnsignedLong(values[i], 16);
                 } catch (NumberFormatException e) {
-                    return Fact.unknown(file + " line " + (n + 1) + ": " + names[i] + " is '" + values[i] + "', not hexadecimal");
+                    return OrUnknown.unknown(file + " line " + (n + 1) + ": " + names[i] + " is '" + values[i] + "', not hexadecimal");
                 }
                 sums.put(names[i], names[i].equals("entries") && cpus > 0 ? sums.get(names[i]) : sums.get(names[i]) + v);
             }
             cpus++;
         }
         if (cpus == 0) {
-            return Fact.unknown(file + " has no line of values");
+            return OrUnknown.unknown(file + " has no line of values");
         }
-        return Fact.known(sums);
+        return OrUnknown.known(sums);
     }
 }

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * @param nstat         every counter of /proc/net/snmp, /proc/net/netstat and /proc/net/snmp6 that could be read
  * @param unreadable    those of the three files that could not be read, with the reason
  */
-public record Counters(Instant readAt, Fact<Long> conntrackCount, Fact<SortedMap<String, Long>> conntrackStat,
+public record Counters(Instant readAt, OrUnknown<Long> conntrackCount, OrUnknown<SortedMap<String, Long>> conntrackStat,
                        SortedMap<String, Long> nstat, SortedMap<String, String> unreadable) {
     public static final String CONNTRACK_COUNT = "nf_conntrack_count";
     public static final String CONNTRACK_STAT_PREFIX = "nf_conntrack.";
@@ -31,7 +31,7 @@ public record Counters(Instant readAt, Fact<Long> conntrackCount, Fact<SortedMap
     }
 
     /** A counter by name (see the class comment), or unknown with the reason. */
-    public Fact<Long> get(String name) {
+    public OrUnknown<Long> get(String name) {
         if (name.equals(CONNTRACK_COUNT)) {
             return conntrackCount;
         }
@@ -41,15 +41,15 @@ public record Counters(Instant readAt, Fact<Long> conntrackCount, Fact<SortedMap
             }
             String column = name.substring(CONNTRACK_STAT_PREFIX.length());
             Long v = conntrackStat.value().get(column);
-            return v != null ? Fact.known(v) : Fact.unknown("/proc/net/stat/nf_conntrack has no column " + column);
+            return v != null ? OrUnknown.known(v) : OrUnknown.unknown("/proc/net/stat/nf_conntrack has no column " + column);
         }
         Long v = nstat.get(name);
         if (v != null) {
-            return Fact.known(v);
+            return OrUnknown.known(v);
         }
         StringBuilder why = new StringBuilder("no nstat counter " + name);
         unreadable.forEach((file, reason) -> why.append("; ").append(reason));
-        return Fact.unknown(why.toString());
+        return OrUnknown.unknown(why.toString());
     }
 
     /** What changed from {@code earlier} to this reading. */
@@ -68,20 +68,20 @@ public record Counters(Instant readAt, Fact<Long> conntrackCount, Fact<SortedMap
         }
 
         /** The change of one counter, unknown when either reading lacks it. */
-        public Fact<Long> get(String name) {
-            Fact<Long> a = start.get(name);
+        public OrUnknown<Long> get(String name) {
+            OrUnknown<Long> a = start.get(name);
             if (!a.isKnown()) {
                 return a;
             }
-            Fact<Long> b = end.get(name);
-            return b.isKnown() ? Fact.known(b.value() - a.value()) : b;
+            OrUnknown<Long> b = end.get(name);
+            return b.isKnown() ? OrUnknown.known(b.value() - a.value()) : b;
         }
 
         /** Every counter known in both readings, by name, with its change. */
         public SortedMap<String, Long> all() {
             SortedMap<String, Long> out = new TreeMap<>();
             for (String name : start.names()) {
-                Fact<Long> d = get(name);
+                OrUnknown<Long> d = get(name);
                 if (d.isKnown()) {
                     out.put(name, d.value());
                 }

@@ -114,11 +114,11 @@ final class FactsReader {
                     + NodeFacts.SCHEMA_VERSION + "): facts it does not know are ignored");
         }
         At node = d.field("node");
-        Fact<String> name = node.absent() ? missing(node) : fact(node.field("name"), At::text);
+        OrUnknown<String> name = node.absent() ? missing(node) : fact(node.field("name"), At::text);
         String source = node.absent() ? null : node.field("source").nullableText();
         Instant collectedAt = d.field("collected_at").required().time();
         At routes = d.field("routes");
-        SortedMap<String, Fact<String>> sysctls = new TreeMap<>();
+        SortedMap<String, OrUnknown<String>> sysctls = new TreeMap<>();
         At s = d.field("sysctls");
         if (!s.absent()) {
             for (Map.Entry<String, At> e : s.fields()) {
@@ -127,7 +127,7 @@ final class FactsReader {
         }
         Counters counters = d.field("counters").absent() ? absentCounters(d.field("counters"), collectedAt)
                 : counters(d.field("counters"));
-        Fact<Counters> sampleEnd = d.field("sample").absent() ? Fact.unknown(NodeFacts.NOT_SAMPLED)
+        OrUnknown<Counters> sampleEnd = d.field("sample").absent() ? OrUnknown.unknown(NodeFacts.NOT_SAMPLED)
                 : fact(d.field("sample"), x -> counters(x.field("end").required()));
         return new NodeFacts(version, name, source, collectedAt,
                 fact(d.field("kernel_release"), At::text), fact(d.field("ip_command"), At::text),
@@ -148,7 +148,7 @@ final class FactsReader {
                 fact(b.field("nf_call_iptables"), At::integer), fact(b.field("nf_call_ip6tables"), At::integer),
                 fact(b.field("nf_call_arptables"), At::integer), fact(b.field("fdb"), l -> l.list(this::fdb))));
         At vx = i.field("vxlan");
-        Fact<NodeInterface.Vxlan> vxlan = vx.absent() || vx.node.isNull() ? null : fact(vx, v -> new NodeInterface.Vxlan(
+        OrUnknown<NodeInterface.Vxlan> vxlan = vx.absent() || vx.node.isNull() ? null : fact(vx, v -> new NodeInterface.Vxlan(
                 v.field("vni").nullable(At::number), v.field("port").nullable(At::integer),
                 v.field("local").nullableText(), v.field("link").nullableText()));
         return new NodeInterface(ifindex, name, fact(i.field("kind"), At::text), fact(i.field("operstate"), At::text),
@@ -197,22 +197,22 @@ final class FactsReader {
 
     private Counters absentCounters(At c, Instant at) {
         String why = c.path + " is not in " + file;
-        return new Counters(at, Fact.unknown(why), Fact.unknown(why), new TreeMap<>(), new TreeMap<>(Map.of("nstat", why)));
+        return new Counters(at, OrUnknown.unknown(why), OrUnknown.unknown(why), new TreeMap<>(), new TreeMap<>(Map.of("nstat", why)));
     }
 
     /** A fact: its value, {@code {"unknown": "reason"}}, or absent (unknown: not in the file). */
-    private <T> Fact<T> fact(At a, Function<At, T> value) {
+    private <T> OrUnknown<T> fact(At a, Function<At, T> value) {
         if (a.absent()) {
             return missing(a);
         }
         if (a.node.isObject() && a.node.has("unknown")) {
-            return Fact.unknown(a.field("unknown").text());
+            return OrUnknown.unknown(a.field("unknown").text());
         }
-        return Fact.known(value.apply(a));
+        return OrUnknown.known(value.apply(a));
     }
 
-    private <T> Fact<T> missing(At a) {
-        return Fact.unknown(a.path + " is not in " + file);
+    private <T> OrUnknown<T> missing(At a) {
+        return OrUnknown.unknown(a.path + " is not in " + file);
     }
 
     /** A JSON value and its path, for error messages. */

@@ -181,7 +181,7 @@ final class FactsWriter {
         return a;
     }
 
-    static <T> JsonNode fact(Fact<T> f, Function<T, JsonNode> value) {
+    static <T> JsonNode fact(OrUnknown<T> f, Function<T, JsonNode> value) {
         if (f.isKnown()) {
             return value.apply(f.value());
         }

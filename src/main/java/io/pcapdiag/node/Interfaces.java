@@ -28,37 +28,37 @@ final class Interfaces {
     private Interfaces() {
     }
 
-    static Fact<List<NodeInterface>> read(Path sysClassNet, Fact<Map<Integer, IpCommand.Link>> ip) {
+    static OrUnknown<List<NodeInterface>> read(Path sysClassNet, OrUnknown<Map<Integer, IpCommand.Link>> ip) {
         List<Path> dirs;
         try (Stream<Path> s = Files.list(sysClassNet)) {
             dirs = s.sorted().toList();
         } catch (IOException e) {
-            return Fact.unknown(Reasons.of(sysClassNet, e));
+            return OrUnknown.unknown(Reasons.of(sysClassNet, e));
         }
-        Fact<Map<Integer, List<InterfaceAddress>>> fallback = ip.isKnown() ? null : getifaddrs();
+        OrUnknown<Map<Integer, List<InterfaceAddress>>> fallback = ip.isKnown() ? null : getifaddrs();
         List<NodeInterface> out = new ArrayList<>();
         for (Path dir : dirs) {
-            Fact<Long> index = ProcFiles.number(dir.resolve("ifindex"));
+            OrUnknown<Long> index = ProcFiles.number(dir.resolve("ifindex"));
             if (!index.isKnown()) {
                 continue; // no interface (bonding_masters), or one removed while this ran
             }
             int ifindex = index.value().intValue();
             String name = dir.getFileName().toString();
             IpCommand.Link link = ip.isKnown() ? ip.value().get(ifindex) : null;
-            Fact<String> kind = link != null ? Fact.known(link.kind()) : kindFromSysfs(dir, ip);
-            Fact<List<InterfaceAddress>> addresses = addresses(ifindex, name, ip, link, fallback);
+            OrUnknown<String> kind = link != null ? OrUnknown.known(link.kind()) : kindFromSysfs(dir, ip);
+            OrUnknown<List<InterfaceAddress>> addresses = addresses(ifindex, name, ip, link, fallback);
             NodeInterface.BridgePort port = null;
             if (Files.isDirectory(dir.resolve("brport"))) {
-                Fact<Integer> portNo = ProcFiles.integer(dir.resolve("brport/port_no"));
+                OrUnknown<Integer> portNo = ProcFiles.integer(dir.resolve("brport/port_no"));
                 port = new NodeInterface.BridgePort(portNo, ProcFiles.integer(dir.resolve("brport/hairpin_mode")));
             }
             String master = master(dir);
-            Fact<NodeInterface.Vxlan> vxlan = null;
+            OrUnknown<NodeInterface.Vxlan> vxlan = null;
             if ("vxlan".equals(kind.value())) {
-                vxlan = link != null && link.vxlan() != null ? Fact.known(link.vxlan())
-                        : Fact.unknown("VXLAN parameters are reported only over netlink: " + ipReason(ip));
+                vxlan = link != null && link.vxlan() != null ? OrUnknown.known(link.vxlan())
+                        : OrUnknown.unknown("VXLAN parameters are reported only over netlink: " + ipReason(ip));
             }
-            Fact<Long> flags = ProcFiles.number(dir.resolve("flags"));
+            OrUnknown<Long> flags = ProcFiles.number(dir.resolve("flags"));
             out.add(new NodeInterface(ifindex, name, kind, ProcFiles.fact(dir.resolve("operstate")),
                     flags.map(f -> (f & IFF_UP) != 0), ProcFiles.fact(dir.resolve("address")),
                     ProcFiles.integer(dir.resolve("mtu")), ProcFiles.integer(dir.resolve("iflink")), master, addresses,
@@ -85,7 +85,7 @@ final class Interfaces {
                     i.iflink(), i.master(), i.addresses(), i.bridgePort(), bridge, i.vxlan()));
         }
         done.sort(Comparator.comparingInt(NodeInterface::ifindex));
-        return Fact.known(List.copyOf(done));
+        return OrUnknown.known(List.copyOf(done));
     }
 
     /** The interface's master (its bridge, bond...): the name /sys/class/net/X/master links to, or null. */
@@ -102,37 +102,37 @@ final class Interfaces {
      * Without {@code ip}: the loopback type, DEVTYPE from uevent (bridge, vxlan, vlan, bond... name it; veth does
      * not), or {@code device} for an interface backed by a bus device (a NIC).
      */
-    private static Fact<String> kindFromSysfs(Path dir, Fact<?> ip) {
-        Fact<Long> type = ProcFiles.number(dir.resolve("type"));
+    private static OrUnknown<String> kindFromSysfs(Path dir, OrUnknown<?> ip) {
+        OrUnknown<Long> type = ProcFiles.number(dir.resolve("type"));
         if (type.isKnown() && type.value() == ARPHRD_LOOPBACK) {
-            return Fact.known("loopback");
+            return OrUnknown.known("loopback");
         }
         if (Files.exists(dir.resolve("device"))) {
-            return Fact.known("device");
+            return OrUnknown.known("device");
         }
         Path uevent = dir.resolve("uevent");
         try {
             for (String line : ProcFiles.text(uevent).split("\n")) {
                 if (line.startsWith("DEVTYPE=")) {
-                    return Fact.known(line.substring("DEVTYPE=".length()).trim());
+                    return OrUnknown.known(line.substring("DEVTYPE=".length()).trim());
                 }
             }
         } catch (IOException e) {
-            return Fact.unknown(Reasons.of(uevent, e) + "; " + ipReason(ip));
+            return OrUnknown.unknown(Reasons.of(uevent, e) + "; " + ipReason(ip));
         }
-        return Fact.unknown(uevent + " names no DEVTYPE; " + ipReason(ip));
+        return OrUnknown.unknown(uevent + " names no DEVTYPE; " + ipReason(ip));
     }
 
-    private static String ipReason(Fact<?> ip) {
+    private static String ipReason(OrUnknown<?> ip) {
         return ip.isKnown() ? "ip did not list it" : ip.reason();
     }
 
-    private static Fact<List<InterfaceAddress>> addresses(int ifindex, String name, Fact<Map<Integer, IpCommand.Link>> ip,
-                                                          IpCommand.Link link, Fact<Map<Integer, List<InterfaceAddress>>> fallback) {
+    private static OrUnknown<List<InterfaceAddress>> addresses(int ifindex, String name, OrUnknown<Map<Integer, IpCommand.Link>> ip,
+                                                          IpCommand.Link link, OrUnknown<Map<Integer, List<InterfaceAddress>>> fallback) {
         List<InterfaceAddress> list;
         if (ip.isKnown()) {
             if (link == null) {
-                return Fact.unknown("ip did not list " + name + " (created after it ran?)");
+                return OrUnknown.unknown("ip did not list " + name + " (created after it ran?)");
             }
             list = new ArrayList<>(link.addresses());
         } else if (fallback.isKnown()) {
@@ -141,14 +141,14 @@ final class Interfaces {
             return fallback.asUnknown();
         }
         Collections.sort(list);
-        return Fact.known(List.copyOf(list));
+        return OrUnknown.known(List.copyOf(list));
     }
 
     /**
      * Addresses by ifindex from getifaddrs(3), as java.net.NetworkInterface reads them: every address with its
      * prefix length, down interfaces (kube-ipvs0) included.
      */
-    private static Fact<Map<Integer, List<InterfaceAddress>>> getifaddrs() {
+    private static OrUnknown<Map<Integer, List<InterfaceAddress>>> getifaddrs() {
         Map<Integer, List<InterfaceAddress>> out = new HashMap<>();
         try {
             var all = NetworkInterface.getNetworkInterfaces();
@@ -161,9 +161,9 @@ final class Interfaces {
                 out.put(n.getIndex(), list);
             }
         } catch (SocketException e) {
-            return Fact.unknown("cannot list addresses (getifaddrs): " + e.getMessage());
+            return OrUnknown.unknown("cannot list addresses (getifaddrs): " + e.getMessage());
         }
-        return Fact.known(out);
+        return OrUnknown.known(out);
     }
 
     private static Endpoint endpoint(InetAddress a) {

@@ -33,7 +33,7 @@ final class IpCommand {
     }
 
     /** The first executable {@code ip} on PATH, or unknown with the reason. */
-    static Fact<Path> onPath(String path) {
+    static OrUnknown<Path> onPath(String path) {
         if (path != null) {
             for (String dir : path.split(File.pathSeparator)) {
                 if (dir.isEmpty()) {
@@ -41,15 +41,15 @@ final class IpCommand {
                 }
                 Path p = Path.of(dir, "ip");
                 if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                    return Fact.known(p);
+                    return OrUnknown.known(p);
                 }
             }
         }
-        return Fact.unknown("no ip (iproute2) on PATH");
+        return OrUnknown.unknown("no ip (iproute2) on PATH");
     }
 
     /** Runs {@code ip -d -j addr show}: links by ifindex, or unknown with the reason. */
-    static Fact<Map<Integer, Link>> links(Path ip) {
+    static OrUnknown<Map<Integer, Link>> links(Path ip) {
         String cmd = ip + " -d -j addr show";
         try {
             Process p = new ProcessBuilder(ip.toString(), "-d", "-j", "addr", "show").start();
@@ -60,20 +60,20 @@ final class IpCommand {
             Drain err = new Drain(p.getErrorStream());
             if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
-                return Fact.unknown(cmd + " did not finish in " + TIMEOUT_SECONDS + " s");
+                return OrUnknown.unknown(cmd + " did not finish in " + TIMEOUT_SECONDS + " s");
             }
             out.join();
             err.join();
             if (p.exitValue() != 0) {
-                return Fact.unknown(cmd + " failed (exit " + p.exitValue() + "): "
+                return OrUnknown.unknown(cmd + " failed (exit " + p.exitValue() + "): "
                         + Reasons.oneLine(new String(err.bytes(), StandardCharsets.UTF_8)));
             }
             return parse(out.bytes(), cmd);
         } catch (IOException e) {
-            return Fact.unknown("cannot run " + cmd + ": " + Reasons.oneLine(String.valueOf(e.getMessage())));
+            return OrUnknown.unknown("cannot run " + cmd + ": " + Reasons.oneLine(String.valueOf(e.getMessage())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Fact.unknown(cmd + " was interrupted");
+            return OrUnknown.unknown(cmd + " was interrupted");
         }
     }
 
@@ -103,16 +103,16 @@ final class IpCommand {
         }
     }
 
-    static Fact<Map<Integer, Link>> parse(byte[] json, String cmd) {
+    static OrUnknown<Map<Integer, Link>> parse(byte[] json, String cmd) {
         JsonNode root;
         try {
             root = new ObjectMapper().readTree(json);
         } catch (IOException e) {
             // iproute2 before 4.13 has no -j and prints text.
-            return Fact.unknown(cmd + " did not print JSON (iproute2 older than 4.13?)");
+            return OrUnknown.unknown(cmd + " did not print JSON (iproute2 older than 4.13?)");
         }
         if (root == null || !root.isArray()) {
-            return Fact.unknown(cmd + " did not print a JSON array");
+            return OrUnknown.unknown(cmd + " did not print a JSON array");
         }
         Map<Integer, Link> links = new HashMap<>();
         for (JsonNode l : root) {
@@ -148,6 +148,6 @@ final class IpCommand {
             }
             links.put(l.get("ifindex").asInt(), new Link(kind, addresses, vxlan));
         }
-        return Fact.known(links);
+        return OrUnknown.known(links);
     }
 }

@@ -19,7 +19,7 @@ final class KubeProxy {
     private KubeProxy() {
     }
 
-    static Fact<String> mode(String url) {
+    static OrUnknown<String> mode(String url) {
         HttpURLConnection c = null;
         try {
             // NO_PROXY: an http_proxy setting must not send a loopback request elsewhere.
@@ -28,19 +28,19 @@ final class KubeProxy {
             c.setReadTimeout(TIMEOUT_MILLIS);
             int status = c.getResponseCode();
             if (status != 200) {
-                return Fact.unknown(url + " answered HTTP " + status);
+                return OrUnknown.unknown(url + " answered HTTP " + status);
             }
             String body;
             try (InputStream in = c.getInputStream()) {
                 body = new String(in.readNBytes(256), StandardCharsets.UTF_8).trim();
             }
             if (!body.matches("[a-z][a-z0-9-]{0,31}")) {
-                return Fact.unknown(url + " answered '" + Reasons.oneLine(body) + "', not a proxy mode");
+                return OrUnknown.unknown(url + " answered '" + Reasons.oneLine(body) + "', not a proxy mode");
             }
-            return Fact.known(body);
+            return OrUnknown.known(body);
         } catch (IOException | IllegalArgumentException e) {
             String m = e.getMessage();
-            return Fact.unknown(url + ": " + Reasons.oneLine(m == null ? e.getClass().getSimpleName() : m));
+            return OrUnknown.unknown(url + ": " + Reasons.oneLine(m == null ? e.getClass().getSimpleName() : m));
         } finally {
             if (c != null) {
                 c.disconnect();

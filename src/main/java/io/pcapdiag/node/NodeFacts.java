@@ -24,11 +24,11 @@ import java.util.TreeMap;
  * @param sampleEnd      the counters read again at the end of {@code --sample}, or why there are none
  * @param warnings       what reading the document noticed (a newer schema); empty for a collection
  */
-public record NodeFacts(int schemaVersion, Fact<String> nodeName, String nodeNameSource, Instant collectedAt,
-                        Fact<String> kernelRelease, Fact<String> ipCommand, Fact<List<NodeInterface>> interfaces,
-                        Fact<List<Neighbour>> neighbours, Fact<List<Route>> routesV4, Fact<List<Route>> routesV6,
-                        SortedMap<String, Fact<String>> sysctls, Fact<Boolean> brNetfilterLoaded,
-                        Fact<String> kubeProxyMode, Counters counters, Fact<Counters> sampleEnd, List<String> warnings) {
+public record NodeFacts(int schemaVersion, OrUnknown<String> nodeName, String nodeNameSource, Instant collectedAt,
+                        OrUnknown<String> kernelRelease, OrUnknown<String> ipCommand, OrUnknown<List<NodeInterface>> interfaces,
+                        OrUnknown<List<Neighbour>> neighbours, OrUnknown<List<Route>> routesV4, OrUnknown<List<Route>> routesV6,
+                        SortedMap<String, OrUnknown<String>> sysctls, OrUnknown<Boolean> brNetfilterLoaded,
+                        OrUnknown<String> kubeProxyMode, Counters counters, OrUnknown<Counters> sampleEnd, List<String> warnings) {
     /** Bumped when a key changes meaning or disappears; new keys do not bump it. */
     public static final int SCHEMA_VERSION = 1;
     static final String NOT_SAMPLED = "not sampled: node-facts --sample DURATION reads the counters twice";
@@ -53,12 +53,6 @@ public record NodeFacts(int schemaVersion, Fact<String> nodeName, String nodeNam
         FactsWriter.write(this, out);
     }
 
-    /** The same facts with the counters read again at the end of a sample. */
-    public NodeFacts withSampleEnd(Counters end) {
-        return new NodeFacts(schemaVersion, nodeName, nodeNameSource, collectedAt, kernelRelease, ipCommand, interfaces,
-                neighbours, routesV4, routesV6, sysctls, brNetfilterLoaded, kubeProxyMode, counters, Fact.known(end), warnings);
-    }
-
     // ---- interfaces
 
     public Optional<NodeInterface> interfaceByIndex(int ifindex) {
@@ -75,40 +69,40 @@ public record NodeFacts(int schemaVersion, Fact<String> nodeName, String nodeNam
     }
 
     /** The bridge {@code port} is a port of, or why that is not known. */
-    public Fact<NodeInterface> bridgeOf(String port) {
-        Fact<NodeInterface> p = known(port);
+    public OrUnknown<NodeInterface> bridgeOf(String port) {
+        OrUnknown<NodeInterface> p = known(port);
         if (!p.isKnown()) {
             return p;
         }
         String master = p.value().master();
         if (master == null || p.value().bridgePort() == null) {
-            return Fact.unknown(port + " is not a bridge port");
+            return OrUnknown.unknown(port + " is not a bridge port");
         }
         Optional<NodeInterface> br = interfaceByName(master);
         if (br.isEmpty() || br.get().bridge() == null) {
-            return Fact.unknown(port + "'s master " + master + " is not a bridge of this node");
+            return OrUnknown.unknown(port + "'s master " + master + " is not a bridge of this node");
         }
-        return Fact.known(br.get());
+        return OrUnknown.known(br.get());
     }
 
     /** The hairpin mode (0 or 1) of bridge port {@code port}. */
-    public Fact<Integer> hairpinMode(String port) {
-        Fact<NodeInterface> p = known(port);
+    public OrUnknown<Integer> hairpinMode(String port) {
+        OrUnknown<NodeInterface> p = known(port);
         if (!p.isKnown()) {
             return p.asUnknown();
         }
         NodeInterface.BridgePort bp = p.value().bridgePort();
-        return bp == null ? Fact.unknown(port + " is not a bridge port") : bp.hairpinMode();
+        return bp == null ? OrUnknown.unknown(port + " is not a bridge port") : bp.hairpinMode();
     }
 
     /**
      * The bridge port an IPv4 address sits behind: its neighbour entry gives the MAC and the bridge it was resolved
      * on, the bridge's forwarding database the port that MAC was learned on.
      */
-    public Fact<NodeInterface> bridgePortBehind(Endpoint address) {
+    public OrUnknown<NodeInterface> bridgePortBehind(Endpoint address) {
         Endpoint a = address.withoutPort();
         if (!a.isV4()) {
-            return Fact.unknown("only IPv4 neighbours are collected (/proc/net/arp)");
+            return OrUnknown.unknown("only IPv4 neighbours are collected (/proc/net/arp)");
         }
         if (!neighbours.isKnown()) {
             return neighbours.asUnknown();
@@ -116,28 +110,28 @@ public record NodeFacts(int schemaVersion, Fact<String> nodeName, String nodeNam
         Neighbour n = neighbours.value().stream().filter(x -> x.address().equals(a) && !x.state().equals("incomplete"))
                 .findFirst().orElse(null);
         if (n == null) {
-            return Fact.unknown("no resolved neighbour entry for " + a.address());
+            return OrUnknown.unknown("no resolved neighbour entry for " + a.address());
         }
         Optional<NodeInterface> br = interfaceByName(n.device());
         if (br.isEmpty() || br.get().bridge() == null) {
-            return Fact.unknown(a.address() + " is a neighbour on " + n.device() + ", which is not a bridge");
+            return OrUnknown.unknown(a.address() + " is a neighbour on " + n.device() + ", which is not a bridge");
         }
-        Fact<List<FdbEntry>> fdb = br.get().bridge().fdb();
+        OrUnknown<List<FdbEntry>> fdb = br.get().bridge().fdb();
         if (!fdb.isKnown()) {
             return fdb.asUnknown();
         }
         for (FdbEntry e : fdb.value()) {
             if (e.mac().equals(n.mac())) {
                 if (e.local()) {
-                    return Fact.unknown(n.mac() + " of " + a.address() + " is local to " + n.device() + " (a port's own MAC)");
+                    return OrUnknown.unknown(n.mac() + " of " + a.address() + " is local to " + n.device() + " (a port's own MAC)");
                 }
                 if (e.port() == null) {
-                    return Fact.unknown(n.device() + " forwards " + n.mac() + " to port " + e.portNo() + ", which names no interface");
+                    return OrUnknown.unknown(n.device() + " forwards " + n.mac() + " to port " + e.portNo() + ", which names no interface");
                 }
                 return known(e.port());
             }
         }
-        return Fact.unknown(n.mac() + " (" + a.address() + ") is not in the forwarding database of " + n.device()
+        return OrUnknown.unknown(n.mac() + " (" + a.address() + ") is not in the forwarding database of " + n.device()
                 + " (aged out?)");
     }
 
@@ -145,19 +139,19 @@ public record NodeFacts(int schemaVersion, Fact<String> nodeName, String nodeNam
      * Whether {@code address} is assigned to an interface of this node (exact address, as the local routing table
      * has it; a VIP on a down kube-ipvs0 is local too).
      */
-    public Fact<Boolean> isLocal(Endpoint address) {
+    public OrUnknown<Boolean> isLocal(Endpoint address) {
         if (!interfaces.isKnown()) {
             return interfaces.asUnknown();
         }
         if (interfaceHolding(address).isPresent()) {
-            return Fact.known(true);
+            return OrUnknown.known(true);
         }
         for (NodeInterface i : interfaces.value()) {
             if (!i.addresses().isKnown()) {
-                return Fact.unknown("the addresses of " + i.name() + " are unknown: " + i.addresses().reason());
+                return OrUnknown.unknown("the addresses of " + i.name() + " are unknown: " + i.addresses().reason());
             }
         }
-        return Fact.known(false);
+        return OrUnknown.known(false);
     }
 
     /** The interface {@code address} is assigned to, if it is known to be one of this node's. */
@@ -173,57 +167,31 @@ public record NodeFacts(int schemaVersion, Fact<String> nodeName, String nodeNam
         return Optional.empty();
     }
 
-    private Fact<NodeInterface> known(String name) {
+    private OrUnknown<NodeInterface> known(String name) {
         if (!interfaces.isKnown()) {
             return interfaces.asUnknown();
         }
-        return interfaceByName(name).map(Fact::known).orElseGet(() -> Fact.unknown("no interface " + name + " on this node"));
+        return interfaceByName(name).map(OrUnknown::known).orElseGet(() -> OrUnknown.unknown("no interface " + name + " on this node"));
     }
 
     // ---- sysctls
 
     /** A sysctl by its sysctl(8) name, as the kernel prints it (runs of blanks as one space). */
-    public Fact<String> sysctl(String name) {
-        Fact<String> v = sysctls.get(name);
-        return v != null ? v : Fact.unknown(name + " was not collected");
+    public OrUnknown<String> sysctl(String name) {
+        OrUnknown<String> v = sysctls.get(name);
+        return v != null ? v : OrUnknown.unknown(name + " was not collected");
     }
 
-    public Fact<Long> sysctlNumber(String name) {
-        Fact<String> v = sysctl(name);
+    public OrUnknown<Long> sysctlNumber(String name) {
+        OrUnknown<String> v = sysctl(name);
         if (!v.isKnown()) {
             return v.asUnknown();
         }
         try {
-            return Fact.known(Long.parseLong(v.value()));
+            return OrUnknown.known(Long.parseLong(v.value()));
         } catch (NumberFormatException e) {
-            return Fact.unknown(name + " is '" + v.value() + "', not a number");
+            return OrUnknown.unknown(name + " is '" + v.value() + "', not a number");
         }
-    }
-
-    /**
-     * The value the kernel acts on for {@code net.ipv4.conf.IFACE.KEY}. include/linux/inetdevice.h: rp_filter is
-     * IN_DEV_MAXCONF, the larger of {@code all} and the interface's; accept_local, log_martians and route_localnet
-     * are IN_DEV_ORCONF, on when either is; anything else is the interface's own. {@code default} only seeds
-     * interfaces created later.
-     */
-    public Fact<Long> interfaceSysctl(String key, String iface) {
-        Fact<Long> own = sysctlNumber("net.ipv4.conf." + iface.replace('.', '/') + "." + key);
-        boolean max = key.equals("rp_filter");
-        boolean or = key.equals("accept_local") || key.equals("log_martians") || key.equals("route_localnet");
-        if (!max && !or) {
-            return own;
-        }
-        Fact<Long> all = sysctlNumber("net.ipv4.conf.all." + key);
-        if (all.isKnown() && own.isKnown()) {
-            long v = max ? Math.max(all.value(), own.value()) : (all.value() != 0 || own.value() != 0 ? 1 : 0);
-            return Fact.known(v);
-        }
-        // One side alone decides when it is already at the top: rp_filter 2 (loose) is the largest; an OR is on.
-        Fact<Long> one = all.isKnown() ? all : own;
-        if (one.isKnown() && ((max && one.value() >= 2) || (or && one.value() != 0))) {
-            return Fact.known(max ? one.value() : 1L);
-        }
-        return all.isKnown() ? own : all;
     }
 
     /**
@@ -231,56 +199,43 @@ public record NodeFacts(int schemaVersion, Fact<String> nodeName, String nodeNam
      * of a same-bridge Service reply needs: br_netfilter loaded and either net.bridge.bridge-nf-call-ip(6)tables or the
      * bridge's own nf_call_ip(6)tables on (br_netfilter_hooks.c tests either).
      */
-    public Fact<Boolean> bridgeNfCall(String bridge, boolean ipv6) {
+    public OrUnknown<Boolean> bridgeNfCall(String bridge, boolean ipv6) {
         if (!brNetfilterLoaded.isKnown()) {
             return brNetfilterLoaded;
         }
         if (!brNetfilterLoaded.value()) {
-            return Fact.known(false);
+            return OrUnknown.known(false);
         }
-        Fact<Long> global = sysctlNumber(ipv6 ? "net.bridge.bridge-nf-call-ip6tables" : "net.bridge.bridge-nf-call-iptables");
+        OrUnknown<Long> global = sysctlNumber(ipv6 ? "net.bridge.bridge-nf-call-ip6tables" : "net.bridge.bridge-nf-call-iptables");
         if (global.isKnown() && global.value() != 0) {
-            return Fact.known(true);
+            return OrUnknown.known(true);
         }
-        Fact<NodeInterface> br = known(bridge);
+        OrUnknown<NodeInterface> br = known(bridge);
         if (!br.isKnown()) {
             return br.asUnknown();
         }
         if (br.value().bridge() == null) {
-            return Fact.unknown(bridge + " is not a bridge");
+            return OrUnknown.unknown(bridge + " is not a bridge");
         }
-        Fact<Integer> own = ipv6 ? br.value().bridge().nfCallIp6tables() : br.value().bridge().nfCallIptables();
+        OrUnknown<Integer> own = ipv6 ? br.value().bridge().nfCallIp6tables() : br.value().bridge().nfCallIptables();
         if (own.isKnown() && own.value() != 0) {
-            return Fact.known(true);
+            return OrUnknown.known(true);
         }
         if (!global.isKnown()) {
             return global.asUnknown();
         }
-        return own.isKnown() ? Fact.known(false) : own.asUnknown();
+        return own.isKnown() ? OrUnknown.known(false) : own.asUnknown();
     }
 
     // ---- counters
 
-    /** A counter (see {@link Counters}) as read at collection. */
-    public Fact<Long> counter(String name) {
-        return counters.get(name);
-    }
-
     /** How much a counter changed over the sample, or why that is unknown (not sampled). */
-    public Fact<Long> counterDelta(String name) {
+    public OrUnknown<Long> counterDelta(String name) {
         return sampleEnd.isKnown() ? sampleEnd.value().since(counters).get(name) : sampleEnd.asUnknown();
     }
 
     /** Start and end of the sample, if sampled. */
-    public Fact<Counters.Deltas> deltas() {
+    public OrUnknown<Counters.Deltas> deltas() {
         return sampleEnd.map(end -> end.since(counters));
-    }
-
-    public Fact<Long> conntrackCount() {
-        return counters.conntrackCount();
-    }
-
-    public Fact<Long> conntrackMax() {
-        return sysctlNumber("net.netfilter.nf_conntrack_max");
     }
 }

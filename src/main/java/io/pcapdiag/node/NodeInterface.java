@@ -16,15 +16,15 @@ import java.util.List;
  * @param bridge     for a bridge, its netfilter options and forwarding database; null otherwise
  * @param vxlan      for a VXLAN device, its VNI, UDP port and local address; null otherwise
  */
-public record NodeInterface(int ifindex, String name, Fact<String> kind, Fact<String> operstate, Fact<Boolean> adminUp,
-                            Fact<String> mac, Fact<Integer> mtu, Fact<Integer> iflink, String master,
-                            Fact<List<InterfaceAddress>> addresses, BridgePort bridgePort, Bridge bridge, Fact<Vxlan> vxlan) {
+public record NodeInterface(int ifindex, String name, OrUnknown<String> kind, OrUnknown<String> operstate, OrUnknown<Boolean> adminUp,
+                            OrUnknown<String> mac, OrUnknown<Integer> mtu, OrUnknown<Integer> iflink, String master,
+                            OrUnknown<List<InterfaceAddress>> addresses, BridgePort bridgePort, Bridge bridge, OrUnknown<Vxlan> vxlan) {
 
     /**
      * A bridge port's settings (/sys/class/net/PORT/brport). Hairpin mode lets a frame leave by the port it came
      * in on, which a pod reaching itself through its own Service needs.
      */
-    public record BridgePort(Fact<Integer> portNo, Fact<Integer> hairpinMode) {
+    public record BridgePort(OrUnknown<Integer> portNo, OrUnknown<Integer> hairpinMode) {
     }
 
     /**
@@ -32,8 +32,8 @@ public record NodeInterface(int ifindex, String name, Fact<String> kind, Fact<St
      * The per-bridge nf_call_* options pass this bridge's traffic to iptables even when the global
      * net.bridge.bridge-nf-call-* sysctl is 0 (br_netfilter_hooks.c tests either).
      */
-    public record Bridge(Fact<Integer> nfCallIptables, Fact<Integer> nfCallIp6tables, Fact<Integer> nfCallArptables,
-                         Fact<List<FdbEntry>> fdb) {
+    public record Bridge(OrUnknown<Integer> nfCallIptables, OrUnknown<Integer> nfCallIp6tables, OrUnknown<Integer> nfCallArptables,
+                         OrUnknown<List<FdbEntry>> fdb) {
     }
 
     /**
@@ -41,10 +41,5 @@ public record NodeInterface(int ifindex, String name, Fact<String> kind, Fact<St
      * (collect-metadata) device such as Cilium's, no local address unless one was set.
      */
     public record Vxlan(Long vni, Integer port, String local, String link) {
-    }
-
-    /** Whether the kind is known to be {@code k}. */
-    public boolean isKind(String k) {
-        return k.equals(kind.value());
     }
 }

@@ -32,29 +32,29 @@ final class ProcFiles {
     }
 
     /** A file's first line as a fact. */
-    static Fact<String> fact(Path p) {
+    static OrUnknown<String> fact(Path p) {
         try {
-            return Fact.known(value(p));
+            return OrUnknown.known(value(p));
         } catch (IOException e) {
-            return Fact.unknown(Reasons.of(p, e));
+            return OrUnknown.unknown(Reasons.of(p, e));
         }
     }
 
     /** A file holding one decimal or 0x-hexadecimal integer (sysfs writes brport/port_no as {@code 0x1}). */
-    static Fact<Long> number(Path p) {
-        Fact<String> f = fact(p);
+    static OrUnknown<Long> number(Path p) {
+        OrUnknown<String> f = fact(p);
         if (!f.isKnown()) {
             return f.asUnknown();
         }
         try {
             String v = f.value();
-            return Fact.known(v.startsWith("0x") ? Long.parseLong(v.substring(2), 16) : Long.parseLong(v));
+            return OrUnknown.known(v.startsWith("0x") ? Long.parseLong(v.substring(2), 16) : Long.parseLong(v));
         } catch (NumberFormatException e) {
-            return Fact.unknown(p + " holds '" + f.value() + "', not a number");
+            return OrUnknown.unknown(p + " holds '" + f.value() + "', not a number");
         }
     }
 
-    static Fact<Integer> integer(Path p) {
+    static OrUnknown<Integer> integer(Path p) {
         return number(p).map(Long::intValue);
     }
 }

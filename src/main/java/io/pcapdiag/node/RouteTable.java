@@ -36,19 +36,19 @@ final class RouteTable {
     private RouteTable() {
     }
 
-    static Fact<List<Route>> readV4(Path file) {
+    static OrUnknown<List<Route>> readV4(Path file) {
         try {
             return parseV4(ProcFiles.text(file), file);
         } catch (IOException e) {
-            return Fact.unknown(Reasons.of(file, e));
+            return OrUnknown.unknown(Reasons.of(file, e));
         }
     }
 
-    static Fact<List<Route>> readV6(Path file) {
+    static OrUnknown<List<Route>> readV6(Path file) {
         try {
             return parseV6(ProcFiles.text(file), file);
         } catch (IOException e) {
-            return Fact.unknown(Reasons.of(file, e));
+            return OrUnknown.unknown(Reasons.of(file, e));
         }
     }
 
@@ -56,7 +56,7 @@ final class RouteTable {
      * Iface, Destination, Gateway, Flags, RefCnt, Use, Metric, Mask, ...: fib_route_seq_show prints each __be32
      * address with %08X as a host-order integer, so on a little-endian host its bytes read backwards.
      */
-    static Fact<List<Route>> parseV4(String text, Path file) {
+    static OrUnknown<List<Route>> parseV4(String text, Path file) {
         List<Route> out = new ArrayList<>();
         String[] lines = text.split("\n");
         for (int n = 1; n < lines.length; n++) {
@@ -75,18 +75,18 @@ final class RouteTable {
                 Endpoint gw = (flags & RTF_GATEWAY) != 0 ? v4(f[2]) : null;
                 out.add(new Route(new InterfaceAddress(dst, Integer.bitCount(mask)), gw, f[0], Long.parseLong(f[6]), flags(flags)));
             } catch (IllegalArgumentException e) {
-                return Fact.unknown(file + " line " + (n + 1) + ": " + e.getMessage());
+                return OrUnknown.unknown(file + " line " + (n + 1) + ": " + e.getMessage());
             }
         }
         out.sort(ORDER);
-        return Fact.known(List.copyOf(out));
+        return OrUnknown.known(List.copyOf(out));
     }
 
     /**
      * Destination, its length, source, its length, next hop, metric, refcount, use, flags, device; addresses in
      * 32 hex digits in network order (ipv6_route_native_seq_show).
      */
-    static Fact<List<Route>> parseV6(String text, Path file) {
+    static OrUnknown<List<Route>> parseV6(String text, Path file) {
         List<Route> out = new ArrayList<>();
         String[] lines = text.split("\n");
         for (int n = 0; n < lines.length; n++) {
@@ -111,11 +111,11 @@ final class RouteTable {
                 String dev = f.length > 9 ? f[9] : "";
                 out.add(new Route(new InterfaceAddress(dst, plen), gw, dev, metric, flags(flags)));
             } catch (IllegalArgumentException e) {
-                return Fact.unknown(file + " line " + (n + 1) + ": " + e.getMessage());
+                return OrUnknown.unknown(file + " line " + (n + 1) + ": " + e.getMessage());
             }
         }
         out.sort(ORDER);
-        return Fact.known(List.copyOf(out));
+        return OrUnknown.known(List.copyOf(out));
     }
 
     private static final Comparator<Route> ORDER = Comparator.comparing(Route::destination)

@@ -35,8 +35,8 @@ final class Sysctls {
     private Sysctls() {
     }
 
-    static SortedMap<String, Fact<String>> read(Path procSys) {
-        SortedMap<String, Fact<String>> out = new TreeMap<>();
+    static SortedMap<String, OrUnknown<String>> read(Path procSys) {
+        SortedMap<String, OrUnknown<String>> out = new TreeMap<>();
         for (String name : FIXED) {
             out.put(name, read(procSys, name));
         }
@@ -51,7 +51,7 @@ final class Sysctls {
             }
         } catch (IOException e) {
             for (String key : PER_INTERFACE) {
-                out.put("net.ipv4.conf.all." + key, Fact.unknown(Reasons.of(conf, e)));
+                out.put("net.ipv4.conf.all." + key, OrUnknown.unknown(Reasons.of(conf, e)));
             }
         }
         // IPVS's sysctls exist only while ip_vs is loaded: every one of them, conn_reuse_mode above all.
@@ -64,34 +64,34 @@ final class Sysctls {
                     }
                 }
             } catch (IOException e) {
-                out.put("net.ipv4.vs.conn_reuse_mode", Fact.unknown(Reasons.of(vs, e)));
+                out.put("net.ipv4.vs.conn_reuse_mode", OrUnknown.unknown(Reasons.of(vs, e)));
             }
         } else {
-            out.put("net.ipv4.vs.conn_reuse_mode", Fact.unknown("ip_vs is not loaded: no " + vs));
+            out.put("net.ipv4.vs.conn_reuse_mode", OrUnknown.unknown("ip_vs is not loaded: no " + vs));
         }
         return out;
     }
 
     /** {@code /proc/sys/net/bridge} exists while br_netfilter is loaded (it registers the bridge sysctls per namespace). */
-    static Fact<Boolean> brNetfilterLoaded(Path procSys) {
+    static OrUnknown<Boolean> brNetfilterLoaded(Path procSys) {
         Path net = procSys.resolve("net");
         if (!Files.isDirectory(net)) {
-            return Fact.unknown("no " + net);
+            return OrUnknown.unknown("no " + net);
         }
-        return Fact.known(Files.isDirectory(procSys.resolve("net/bridge")));
+        return OrUnknown.known(Files.isDirectory(procSys.resolve("net/bridge")));
     }
 
-    private static Fact<String> read(Path procSys, String name) {
+    private static OrUnknown<String> read(Path procSys, String name) {
         Path p = procSys.resolve(toPath(name));
-        Fact<String> v = value(p);
+        OrUnknown<String> v = value(p);
         if (v.isKnown() || Files.exists(p)) {
             return v;
         }
         if (name.startsWith("net.bridge.") && !Files.isDirectory(procSys.resolve("net/bridge"))) {
-            return Fact.unknown("br_netfilter is not loaded: no " + procSys.resolve("net/bridge"));
+            return OrUnknown.unknown("br_netfilter is not loaded: no " + procSys.resolve("net/bridge"));
         }
         if (name.startsWith("net.netfilter.nf_conntrack") && !Files.exists(procSys.resolve("net/netfilter/nf_conntrack_max"))) {
-            return Fact.unknown("nf_conntrack is not loaded: no " + procSys.resolve("net/netfilter/nf_conntrack_max"));
+            return OrUnknown.unknown("nf_conntrack is not loaded: no " + procSys.resolve("net/netfilter/nf_conntrack_max"));
         }
         return v;
     }
@@ -106,7 +106,7 @@ final class Sysctls {
     }
 
     /** The value with runs of blanks made one space ({@code ip_local_port_range} is tab-separated). */
-    private static Fact<String> value(Path p) {
+    private static OrUnknown<String> value(Path p) {
         return ProcFiles.fact(p).map(v -> v.replaceAll("\\s+", " "));
     }
 }

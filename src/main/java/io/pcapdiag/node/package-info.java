@@ -5,7 +5,7 @@
  *
  * <p>Everything is read from the namespace the process runs in: /proc/net and /proc/sys/net follow the network
  * namespace of the reading process, and /sys/class/net is the one sysfs was mounted for, which
- * {@code ip netns exec} remounts for the namespace. A fact that cannot be read is a {@link io.pcapdiag.node.Fact}
+ * {@code ip netns exec} remounts for the namespace. A fact that cannot be read is a {@link io.pcapdiag.node.OrUnknown}
  * that is unknown with its reason, never an error.
  */
 package io.pcapdiag.node;

@@ -18,57 +18,26 @@ import java.util.Optional;
  * is bounded: attempts that would open a group past the bound are counted per pattern, not lost.
  */
 public final class Findings {
-    /** A finding's identity. Explicit equals/hashCode: a record's go through an invokedynamic bootstrap. */
+    /** A finding's identity. */
     private record Key(Pattern pattern, Endpoint client, Endpoint target, Endpoint responder) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && pattern == k.pattern && client.equals(k.client) && target.equals(k.target)
-                    && Objects.equals(responder, k.responder);
-        }
-
-        @Override
-        public int hashCode() {
-            return ((pattern.ordinal() * 31 + client.hashCode()) * 31 + target.hashCode()) * 31 + Objects.hashCode(responder);
-        }
     }
 
-    /** Most severe first, then most attempts, then by pattern, client, target, responder. */
-    public static final Comparator<Finding> ORDER = new Comparator<>() { // not a method reference: NoLambdaLinkedTest
-        @Override
-        public int compare(Finding a, Finding b) {
-            return Findings.compare(a, b);
-        }
-    };
-
-    // Ordinals, which is what Enum.compareTo compares, without its class checks: the end of a run sorts every
-    // group (16,250 on the bench trace, some 220,000 comparisons).
-    private static int compare(Finding a, Finding b) {
-        int c = Integer.compare(b.pattern().severity().ordinal(), a.pattern().severity().ordinal());
-        if (c == 0) {
-            c = Long.compare(b.attempts(), a.attempts());
-        }
-        if (c == 0) {
-            c = Integer.compare(a.pattern().ordinal(), b.pattern().ordinal());
-        }
-        if (c == 0) {
-            c = a.client().compareTo(b.client());
-        }
-        if (c == 0) {
-            c = a.target().compareTo(b.target());
-        }
-        if (c == 0 && a.responder() != b.responder()) {
-            c = a.responder() == null ? -1 : b.responder() == null ? 1 : a.responder().compareTo(b.responder());
-        }
-        return c;
-    }
+    /** Most severe first, then most attempts, then by pattern, client, target, responder (none first). */
+    public static final Comparator<Finding> ORDER = Comparator.comparing(Finding::severity, Comparator.reverseOrder())
+            .thenComparing(Comparator.comparingLong(Finding::attempts).reversed())
+            .thenComparing(Finding::pattern)
+            .thenComparing(Finding::client)
+            .thenComparing(Finding::target)
+            .thenComparing(Finding::responder, Comparator.nullsFirst(Comparator.naturalOrder()));
 
     /** In order of last change (access order): the eldest is the group that has not grown for longest. */
     private final Map<Key, Finding> groups = new LinkedHashMap<>(16, 0.75f, true);
     private final int maxGroups;
-    private final Map<Pattern, long[]> overflow = new EnumMap<>(Pattern.class);
+    /** Attempts not grouped, by the ordinal of the pattern they were first classified as. */
+    private final long[] overflow = new long[Pattern.values().length];
     /** Live: past the bound the stalest group makes room (null: offline, where new groups are counted instead). */
     private Runnable firstEviction;
-    private long evictedGroups;
+    private boolean evicted;
 
     public Findings(int maxGroups) {
         this.maxGroups = maxGroups;
@@ -86,7 +55,7 @@ public final class Findings {
         if (f == null) {
             if (groups.size() >= maxGroups) {
                 if (firstEviction == null) {
-                    overflowOf(p)[0]++;
+                    overflow[p.ordinal()]++;
                     return false;
                 }
                 evictStalest();
@@ -110,47 +79,33 @@ public final class Findings {
         Iterator<Map.Entry<Key, Finding>> it = groups.entrySet().iterator();
         Map.Entry<Key, Finding> stale = it.next();
         it.remove();
-        overflowOf(stale.getKey().pattern())[0] += stale.getValue().attempts();
-        if (evictedGroups++ == 0) {
+        overflow[stale.getKey().pattern().ordinal()] += stale.getValue().attempts();
+        if (!evicted) {
+            evicted = true;
             firstEviction.run();
         }
     }
 
-    /** Groups dropped to make room for newer ones (live). */
-    public long evictedGroups() {
-        return evictedGroups;
-    }
-
     /**
-     * The findings, each group re-read by the group rules with what the whole capture and the context
-     * know now (a live run asks again later and may get another answer), in {@link #ORDER}: the first
-     * {@code ranked} put in order now, the rest when one of them is asked for (see {@link RankedFindings}).
+     * The findings in {@link #ORDER}, the first {@code ranked} put in order now and the rest when one of them is asked
+     * for ({@link RankedFindings}); each group re-read by the group rules (in their order, the first that matches names
+     * it) with what the whole capture and the context know now: a live run asks again later and may get another answer.
      */
     public RankedFindings results(Context context, int ranked) {
-        RankedFindings.Builder out = new RankedFindings.Builder(groups.size(), ranked);
-        for (Map.Entry<Key, Finding> e : groups.entrySet()) {
-            reread(e.getValue(), e.getKey().pattern(), context, out);
-        }
-        return out.build();
+        groups.forEach((key, f) -> reread(f, key.pattern(), context));
+        return new RankedFindings(groups.values(), ranked);
     }
 
-    /**
-     * One group re-read, in a method of its own: C1 compiles a method after 200 calls, but the loop above only after
-     * 60,000 rounds (its back-edge threshold), and the bench trace's 16,250 groups ran most of it interpreted
-     * (PERFORMANCE.md).
-     */
-    private static void reread(Finding f, Pattern first, Context context, RankedFindings.Builder out) {
-        f.reclassify(first, List.of()); // group rules read the group as its attempts named it
+    /** The group rules' reading of one group whose attempts named it {@code first}: the first rule that matches names it. */
+    private static void reread(Finding f, Pattern first, Context context) {
+        f.reclassify(first, List.of());
         for (GroupRule r : Rules.groupRules()) {
-            if (r.refines().contains(first)) {
-                Optional<List<Fact>> facts = r.matches(f, context);
-                if (facts.isPresent()) {
-                    f.reclassify(r.pattern(), facts.get());
-                    break;
-                }
+            Optional<List<Fact>> facts = r.refines().contains(first) ? r.matches(f, context) : Optional.empty();
+            if (facts.isPresent()) {
+                f.reclassify(r.pattern(), facts.get());
+                return;
             }
         }
-        out.add(f);
     }
 
     /**
@@ -169,19 +124,12 @@ public final class Findings {
     /** Attempts not grouped because the bound on groups was reached, per pattern as first classified. */
     public Map<Pattern, Long> overflow() {
         Map<Pattern, Long> m = new EnumMap<>(Pattern.class);
-        for (Map.Entry<Pattern, long[]> e : overflow.entrySet()) {
-            m.put(e.getKey(), e.getValue()[0]);
+        for (Pattern p : Pattern.values()) {
+            if (overflow[p.ordinal()] > 0) {
+                m.put(p, overflow[p.ordinal()]);
+            }
         }
         return m;
-    }
-
-    private long[] overflowOf(Pattern p) {
-        long[] o = overflow.get(p);
-        if (o == null) {
-            o = new long[2];
-            overflow.put(p, o);
-        }
-        return o;
     }
 
     @Override

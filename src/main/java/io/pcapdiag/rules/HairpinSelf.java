@@ -33,8 +33,7 @@ final class HairpinSelf implements GroupRule {
         if (f.pattern() == Pattern.NAT_BYPASS_REPLY && !f.responder().sameAddress(f.client())) {
             return Optional.empty();
         }
-        Optional<Fact> backend = context.backendOf(f.client(), f.target());
-        return backend.isPresent() ? Optional.of(List.of(backend.get())) : Optional.empty();
+        return context.backendOf(f.client(), f.target()).map(List::of);
     }
 
     @Override

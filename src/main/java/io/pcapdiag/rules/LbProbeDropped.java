@@ -39,23 +39,14 @@ final class LbProbeDropped implements GroupRule {
             return Optional.empty();
         }
         List<Fact> facts = new ArrayList<>(2);
-        Optional<Fact> source = lb.isPresent() ? lb : context.serviceAddress(f.client());
-        if (source.isPresent()) {
-            facts.add(source.get());
-        }
-        Optional<Fact> others = context.answersOthers(f.target(), f.client());
-        if (others.isPresent()) {
-            facts.add(others.get());
-        }
+        lb.or(() -> context.serviceAddress(f.client())).ifPresent(facts::add);
+        context.answersOthers(f.target(), f.client()).ifPresent(facts::add);
         return facts.isEmpty() ? Optional.empty() : Optional.of(facts);
     }
 
     @Override
     public Explanation explain(Finding f, Context context) {
-        List<Sighting> syns = new ArrayList<>();
-        for (Attempt a : f.examples()) {
-            syns.add(a.syn());
-        }
+        List<Sighting> syns = f.examples().stream().map(Attempt::syn).toList();
         List<Statement> story = new ArrayList<>();
         story.add(Statement.seen(f.client() + " sent " + Words.count(f.attempts(), "connection attempt", "connection attempts")
                 + " from " + Words.count(f.distinctClientPorts(), "source port", "source ports") + " to " + f.target()

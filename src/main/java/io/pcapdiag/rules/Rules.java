@@ -1,11 +1,13 @@
 package io.pcapdiag.rules;
 
+import static java.util.stream.Collectors.toMap;
+
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Outcome;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The pattern table of DESIGN.md, one class per row. Attempt rules name each decided attempt (the first
@@ -35,23 +37,14 @@ public final class Rules {
             new DelayedConnect(), new NoResponse());
     private static final List<GroupRule> GROUP_RULES = List.of(new HairpinSelf(), new LbProbeDropped());
 
+    /** The attempt rules of each outcome, in order (an array: every decided attempt walks one). */
     private static final Map<Outcome, AttemptRule[]> BY_OUTCOME = new EnumMap<>(Outcome.class);
-    private static final Map<Pattern, Rule> BY_PATTERN = new EnumMap<>(Pattern.class);
+    private static final Map<Pattern, Rule> BY_PATTERN = Stream.concat(ATTEMPT_RULES.stream(), GROUP_RULES.stream())
+            .collect(toMap(Rule::pattern, r -> r, (a, b) -> a, () -> new EnumMap<>(Pattern.class)));
 
     static {
         for (Outcome o : Outcome.values()) {
-            List<AttemptRule> rules = new ArrayList<>();
-            for (AttemptRule r : ATTEMPT_RULES) {
-                if (r.outcome() == o) {
-                    rules.add(r);
-                }
-            }
-            BY_OUTCOME.put(o, rules.toArray(new AttemptRule[0]));
-        }
-        List<Rule> all = new ArrayList<>(ATTEMPT_RULES);
-        all.addAll(GROUP_RULES);
-        for (Rule r : all) {
-            BY_PATTERN.put(r.pattern(), r);
+            BY_OUTCOME.put(o, ATTEMPT_RULES.stream().filter(r -> r.outcome() == o).toArray(AttemptRule[]::new));
         }
     }
 

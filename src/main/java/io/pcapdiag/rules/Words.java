@@ -1,5 +1,8 @@
 package io.pcapdiag.rules;
 
+import java.util.List;
+import java.util.Locale;
+
 /** Small wording helpers for explanations. */
 final class Words {
     private Words() {
@@ -15,44 +18,20 @@ final class Words {
     }
 
     /** "the client retransmitted its SYN N times", when it did (for stories that do not tell it themselves). */
-    static void retransmissions(Finding f, java.util.List<Statement> observations) {
+    static void retransmissions(Finding f, List<Statement> observations) {
         if (f.retransmissions() > 0) {
             observations.add(Statement.seen("the client retransmitted its SYN " + times(f.retransmissions())
                     + (f.attempts() > 1 ? " over its " + f.attempts() + " attempts" : "")));
         }
     }
 
-    /**
-     * {@code 0.123 ms}: what {@code String.format(Locale.ROOT, "%.3f ms", nanos / 1e6)} prints (half up, the sign kept),
-     * in integer arithmetic: a Formatter per call cost a JSON report of 1,000 findings 25 ms (PERFORMANCE.md).
-     */
+    /** {@code 0.123 ms} */
     static String millis(long nanos) {
-        return decimal(nanos, 1_000, 1_000, " ms");
+        return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
     }
 
-    /**
-     * {@code 1.2 s}: what {@code String.format(Locale.ROOT, "%.1f s", nanos / 1e9)} prints, as {@link #millis} does:
-     * a Formatter's first %f links lambdas (its locale's decimal symbols), and analyze links none (NoLambdaLinkedTest).
-     */
+    /** {@code 1.2 s} */
     static String seconds(long nanos) {
-        return decimal(nanos, 100_000_000, 10, " s");
-    }
-
-    /**
-     * {@code nanos} in steps of {@code step} nanoseconds (half up, the sign kept), {@code places} of them to the unit
-     * (10, 100 or 1,000: one, two or three decimals), then {@code unit}.
-     */
-    private static String decimal(long nanos, long step, long places, String unit) {
-        long steps = (Math.abs(nanos) + step / 2) / step;
-        StringBuilder sb = new StringBuilder(16);
-        if (nanos < 0) {
-            sb.append('-');
-        }
-        sb.append(steps / places).append('.');
-        long frac = steps % places;
-        for (long p = places / 10; p > 1 && frac < p; p /= 10) {
-            sb.append('0');
-        }
-        return sb.append(frac).append(unit).toString();
+        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
     }
 }

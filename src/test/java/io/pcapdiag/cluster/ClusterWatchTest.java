@@ -92,7 +92,6 @@ class ClusterWatchTest {
             ServiceMatch m = w.index().service(ip("10.96.0.80"), 80).get();
             assertEquals("web", m.name());
             assertTrue(w.index().backends(m).get(0).ready());
-            assertEquals("node-b", w.index().nodeForPodCidr(ip("10.244.1.9")).get().getMetadata().getName());
 
             client.discovery().v1().endpointSlices().inNamespace("shop").resource(slice(false)).update();
             await(() -> !w.index().backends(w.index().service(ip("10.96.0.80"), 80).get()).get(0).ready(),
@@ -101,7 +100,6 @@ class ClusterWatchTest {
             server.destroy();
             await(() -> said.stream().anyMatch(s -> s.startsWith("unavailable")), "the server going away said");
             assertEquals(1, said.stream().filter(s -> s.startsWith("unavailable")).count(), said.toString());
-            assertTrue(w.stale());
             long t0 = System.nanoTime();
             assertTrue(w.index().service(ip("10.96.0.80"), 80).isPresent(), "the last index stays readable");
             assertTrue(System.nanoTime() - t0 < 1_000_000_000L, "reading the index does not wait for the server");

@@ -3,18 +3,14 @@ package io.pcapdiag.live;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pcapdiag.testing.Launcher;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
 
 /** What the live tests on a real kernel share: whether they can run here, and running pcapdiag in a namespace. */
 final class NamespaceSupport {

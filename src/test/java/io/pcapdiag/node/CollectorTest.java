@@ -45,14 +45,14 @@ class CollectorTest {
         Counters.Deltas d = later.since(f.counters());
         assertTrue(d.seconds() >= 0);
         assertEquals(later.get("IpInReceives").value() - f.counters().get("IpInReceives").value(), d.get("IpInReceives").value());
-        NodeFacts sampled = f.withSampleEnd(later);
+        NodeFacts sampled = c.sampled(f);
         assertEquals(sampled, FactsReader.parse(NodeFactsReaderTest.text(sampled).getBytes(StandardCharsets.UTF_8), "host.json"));
     }
 
     @Test
     void nothingToReadIsUnknownWithTheReasonNeverAnError(@TempDir Path empty) throws Exception {
         Clock clock = Clock.fixed(Instant.parse("2026-01-02T03:04:05.678Z"), ZoneOffset.UTC);
-        Collector c = new Collector(new Collector.Settings(null, Map.of(), Fact.unknown("no ip (iproute2) on PATH"),
+        Collector c = new Collector(new Collector.Settings(null, Map.of(), OrUnknown.unknown("no ip (iproute2) on PATH"),
                 "http://127.0.0.1:1/proxyMode"), empty, empty, clock);
         NodeFacts f = c.collect();
         assertEquals("no such file: " + empty.resolve("sys/kernel/hostname"), f.nodeName().reason());
@@ -68,9 +68,9 @@ class CollectorTest {
         assertEquals("no such file: " + empty.resolve("sys/net/ipv4/conf"), f.sysctl("net.ipv4.conf.all.rp_filter").reason());
         assertEquals("no " + empty.resolve("sys/net"), f.brNetfilterLoaded().reason());
         assertEquals("no such file: " + empty.resolve("net/stat/nf_conntrack") + " (nf_conntrack is not loaded)",
-                f.counter("nf_conntrack.drop").reason());
+                f.counters().get("nf_conntrack.drop").reason());
         assertEquals("nf_conntrack is not loaded: no " + empty.resolve("sys/net/netfilter/nf_conntrack_count"),
-                f.conntrackCount().reason());
+                f.counters().conntrackCount().reason());
         assertEquals(List.of("netstat", "snmp", "snmp6"), f.counters().unreadable().keySet().stream()
                 .map(k -> Path.of(k).getFileName().toString()).toList());
         assertTrue(f.kubeProxyMode().reason().startsWith("http://127.0.0.1:1/proxyMode: "), f.kubeProxyMode().reason());
@@ -85,8 +85,8 @@ class CollectorTest {
     void nodeNameFromOptionThenEnvironmentThenHostname(@TempDir Path proc) throws Exception {
         Files.createDirectories(proc.resolve("sys/kernel"));
         Files.writeString(proc.resolve("sys/kernel/hostname"), "ip-10-0-0-1\n");
-        assertEquals(new NodeName(Fact.known("node-a"), "--node"), NodeName.resolve("node-a", Map.of("NODE_NAME", "node-b"), proc.resolve("sys")));
-        assertEquals(new NodeName(Fact.known("node-b"), "NODE_NAME"), NodeName.resolve(null, Map.of("NODE_NAME", "node-b"), proc.resolve("sys")));
-        assertEquals(new NodeName(Fact.known("ip-10-0-0-1"), "hostname"), NodeName.resolve(null, Map.of("NODE_NAME", " "), proc.resolve("sys")));
+        assertEquals(new NodeName(OrUnknown.known("node-a"), "--node"), NodeName.resolve("node-a", Map.of("NODE_NAME", "node-b"), proc.resolve("sys")));
+        assertEquals(new NodeName(OrUnknown.known("node-b"), "NODE_NAME"), NodeName.resolve(null, Map.of("NODE_NAME", "node-b"), proc.resolve("sys")));
+        assertEquals(new NodeName(OrUnknown.known("ip-10-0-0-1"), "hostname"), NodeName.resolve(null, Map.of("NODE_NAME", " "), proc.resolve("sys")));
     }
 }

@@ -11,11 +11,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The report's order of findings ({@link Findings#ORDER}, written by hand on ordinals for speed), held to the same
- * order written with the findings' own accessors and the JDK's comparators.
+ * The report's order of findings: most severe first, then most attempts, then by pattern, client, target and
+ * responder (none first), on findings of several patterns, severities and attempt counts.
  */
 class FindingsOrderTest {
-    private static final Comparator<Finding> REPORT_ORDER = Comparator
+    static final Comparator<Finding> REPORT_ORDER = Comparator
             .comparing(Finding::severity, Comparator.reverseOrder())
             .thenComparing(Finding::attempts, Comparator.reverseOrder())
             .thenComparing(Finding::pattern)

@@ -38,9 +38,7 @@ class RankedFindingsTest {
             };
             List<Finding> expected = new ArrayList<>(subset);
             expected.sort(Findings.ORDER);
-            RankedFindings.Builder b = new RankedFindings.Builder(n, ranked);
-            subset.forEach(b::add);
-            RankedFindings got = b.build();
+            RankedFindings got = new RankedFindings(subset, ranked);
             int first = Math.min(ranked, n);
             assertTrue(got.sortedSoFar() >= first, "at least the ranked ones in order");
             int before = got.sortedSoFar();

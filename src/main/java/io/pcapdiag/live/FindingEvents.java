@@ -1,4 +1,4 @@
-package io.pcapdiag.cluster;
+package io.pcapdiag.live;
 
 import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;

@@ -1,4 +1,4 @@
-package io.pcapdiag.cluster;
+package io.pcapdiag.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +13,7 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.pcapdiag.analysis.Analysis;
 import io.pcapdiag.analysis.Reader;
 import io.pcapdiag.capture.Capture;
+import io.pcapdiag.cluster.Snapshot;
 import io.pcapdiag.context.ClusterContext;
 import io.pcapdiag.context.NodeContext;
 import io.pcapdiag.diagnosis.Diagnosis;
