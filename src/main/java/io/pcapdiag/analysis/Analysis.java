@@ -1,5 +1,8 @@
 package io.pcapdiag.analysis;
 
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.ClockOffset;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.Frame;
@@ -15,14 +18,13 @@ import io.pcapdiag.decode.PacketView;
 import io.pcapdiag.rules.Findings;
 import io.pcapdiag.rules.RankedFindings;
 import io.pcapdiag.track.Attempt;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.track.HandshakeTracker;
 import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.TrackerSink;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -224,7 +226,7 @@ public final class Analysis {
     /** Everything a decided attempt teaches; true when a finding or the attempt list holds on to it. */
     private boolean decided(Attempt a) {
         outcomes[a.outcome().ordinal()]++;
-        summaries.get(a.synCapture().index()).outcomes[a.outcome().ordinal()]++;
+        summaries.get(a.synCapture().index()).decided(a.outcome());
         captureFacts.decided(a);
         decidedListener.accept(a);
         boolean held = findings.decided(a);
@@ -250,29 +252,29 @@ public final class Analysis {
             register(c);
         }
         // Captures of several nodes: their clocks are aligned from the attempts they share (one more read).
-        Map<String, ClockOffsets.Offset> offsets = ClockOffsets.estimate(captures, reader);
+        Map<String, ClockOffset> offsets = ClockOffsets.estimate(captures, reader);
         for (Capture c : captures) {
-            summary(c).clock = c.node() == null ? null : offsets.get(c.node());
+            summary(c).aligned(c.node() == null ? null : offsets.get(c.node()));
         }
         MergedSource merged = new MergedSource(captures, c -> {
             FrameSource src = reader.open(c);
-            ClockOffsets.Offset o = c.node() == null ? null : offsets.get(c.node());
+            ClockOffset o = c.node() == null ? null : offsets.get(c.node());
             return o == null ? src : new ShiftedSource(src, -o.nanos());
         }, new MergedSource.Listener() {
             @Override
             public void opened(Capture capture) {
-                summary(capture).opened = true;
+                summary(capture).opened(true);
             }
 
             @Override
             public void problem(Capture capture, CaptureException e) {
-                summary(capture).errors.add(e.oneLine());
+                summary(capture).problem(e.oneLine());
                 errors.accept(e.oneLine());
             }
 
             @Override
             public void ended(Capture capture, ReadStats stats) {
-                summary(capture).read = stats;
+                summary(capture).ended(stats);
             }
         });
         totalBytes = merged.totalBytes();
@@ -342,21 +344,13 @@ public final class Analysis {
         for (Attempt a : sorted) {
             attempts.add(new Result.Listed(a, findings.patternOf(a)));
         }
-        return new Result(caps, grouped, findings.overflow(), counts(outcomes),
+        return new Result(caps, grouped, findings.overflow(), CaptureSummary.counts(outcomes),
                 new Result.TrackerStats(tracker.attempts(), tracker.evicted(), tracker.peakOpen(), tracker.maxOpen(),
                         tracker.unmatchedAnswers()), context, caps.size() > 1, attempts, notListed);
     }
 
     /** Attempts decided so far, by outcome. */
     public Map<Outcome, Long> outcomes() {
-        return counts(outcomes);
-    }
-
-    static Map<Outcome, Long> counts(long[] byOrdinal) {
-        EnumMap<Outcome, Long> m = new EnumMap<>(Outcome.class);
-        for (Outcome o : Outcome.values()) {
-            m.put(o, byOrdinal[o.ordinal()]);
-        }
-        return m;
+        return CaptureSummary.counts(outcomes);
     }
 }

@@ -7,6 +7,7 @@ import io.pcapdiag.capture.FrameSource;
 import io.pcapdiag.capture.MergedSource;
 import io.pcapdiag.decode.Decoder;
 import io.pcapdiag.decode.PacketView;
+import io.pcapdiag.diagnosis.ClockOffset;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,10 +31,6 @@ final class ClockOffsets {
     /** SYNs remembered per node: enough to match a node capture's attempts, bounded for a flood. */
     private static final int MAX_SYNS = 1 << 20;
 
-    /** How one node's clock relates to the reference node's. */
-    record Offset(String node, String reference, long nanos, int matched) {
-    }
-
     private ClockOffsets() {
     }
 
@@ -44,7 +41,7 @@ final class ClockOffsets {
      * The offset of each labelled node's clock from the first labelled node's, by node; empty when fewer
      * than two nodes are labelled. A node that shares no attempt with the reference gets no entry.
      */
-    static Map<String, Offset> estimate(List<Capture> captures, MergedSource.Opener reader) {
+    static Map<String, ClockOffset> estimate(List<Capture> captures, MergedSource.Opener reader) {
         Map<String, List<Capture>> byNode = new LinkedHashMap<>();
         for (Capture c : captures) {
             if (c.node() != null) {
@@ -58,7 +55,7 @@ final class ClockOffsets {
         byNode.forEach((node, caps) -> syns.put(node, firstSyns(caps, reader)));
         String reference = byNode.keySet().iterator().next();
         Map<Key, Seen> ref = syns.get(reference);
-        Map<String, Offset> out = new LinkedHashMap<>();
+        Map<String, ClockOffset> out = new LinkedHashMap<>();
         for (Map.Entry<String, Map<Key, Seen>> e : syns.entrySet()) {
             if (e.getKey().equals(reference)) {
                 continue;
@@ -73,7 +70,7 @@ final class ClockOffsets {
             if (!deltas.isEmpty()) {
                 long[] d = deltas.stream().mapToLong(Long::longValue).toArray();
                 Arrays.sort(d);
-                out.put(e.getKey(), new Offset(e.getKey(), reference, d[d.length / 2], d.length));
+                out.put(e.getKey(), new ClockOffset(e.getKey(), reference, d[d.length / 2], d.length));
             }
         }
         return out;

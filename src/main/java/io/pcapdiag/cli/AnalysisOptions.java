@@ -8,7 +8,7 @@ import io.pcapdiag.report.Format;
 import io.pcapdiag.report.JsonReporter;
 import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Severity;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.context.CaptureNode;
 import java.nio.file.Path;
 import java.util.ArrayList;

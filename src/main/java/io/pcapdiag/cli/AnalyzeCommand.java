@@ -1,8 +1,8 @@
 package io.pcapdiag.cli;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.analysis.Reader;
-import io.pcapdiag.analysis.Result;
+import io.pcapdiag.capture.Reader;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.report.EvidenceFiles;

@@ -1,6 +1,6 @@
 package io.pcapdiag.cli;
 
-import io.pcapdiag.analysis.Result;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.Libpcap;
 import io.pcapdiag.live.CaptureFilter;
 import io.pcapdiag.live.CaptureSettings;

@@ -28,20 +28,20 @@ import java.util.regex.Matcher;
  * The cluster, indexed for the questions the analysis asks by address: which Service is behind an
  * address:port, its endpoints, the pod or node at an address, the policies of a namespace. Immutable;
  * built once per snapshot (or per change, live) by {@link Builder}. Addresses are pcapdiag's
- * ({@link io.pcapdiag.track.Endpoint}, without port).
+ * ({@link io.pcapdiag.decode.Endpoint}, without port).
  */
 public final class ClusterIndex {
     /** An endpoint of a Service port: its address, port, readiness, node and the EndpointSlice that lists it. */
-    public record Backend(io.pcapdiag.track.Endpoint address, int port, boolean ready, String node, String slice) {
+    public record Backend(io.pcapdiag.decode.Endpoint address, int port, boolean ready, String node, String slice) {
     }
 
-    private final Map<io.pcapdiag.track.Endpoint, List<Service>> servicesByIp;
+    private final Map<io.pcapdiag.decode.Endpoint, List<Service>> servicesByIp;
     private final Map<Integer, List<Service>> servicesByNodePort;
     private final Map<String, List<EndpointSlice>> slicesByService;
-    private final Map<io.pcapdiag.track.Endpoint, Pod> podsByIp;
-    private final Map<io.pcapdiag.track.Endpoint, Node> nodesByIp;
+    private final Map<io.pcapdiag.decode.Endpoint, Pod> podsByIp;
+    private final Map<io.pcapdiag.decode.Endpoint, Node> nodesByIp;
     private final Map<String, List<NetworkPolicy>> policiesByNamespace;
-    private final Set<io.pcapdiag.track.Endpoint> lbIngress;
+    private final Set<io.pcapdiag.decode.Endpoint> lbIngress;
     private final int services;
     private final String proxyMode;
     private final List<String> contradictions;
@@ -71,8 +71,8 @@ public final class ClusterIndex {
      * the Service's ports, or a node's address with one of its nodePorts. When the address is a Service's but
      * the port is none of its ports, that Service with a null port.
      */
-    public Optional<ServiceMatch> service(io.pcapdiag.track.Endpoint address, int port) {
-        io.pcapdiag.track.Endpoint a = address.withoutPort();
+    public Optional<ServiceMatch> service(io.pcapdiag.decode.Endpoint address, int port) {
+        io.pcapdiag.decode.Endpoint a = address.withoutPort();
         ServiceMatch portless = null;
         for (Service s : servicesByIp.getOrDefault(a, List.of())) {
             ServiceMatch.Way way = way(s, a);
@@ -99,8 +99,8 @@ public final class ClusterIndex {
     }
 
     /** The Service whose LoadBalancer ingress IPs include {@code address}, with that ingress's ipMode. */
-    public Optional<ServiceMatch> lbService(io.pcapdiag.track.Endpoint address) {
-        io.pcapdiag.track.Endpoint a = address.withoutPort();
+    public Optional<ServiceMatch> lbService(io.pcapdiag.decode.Endpoint address) {
+        io.pcapdiag.decode.Endpoint a = address.withoutPort();
         for (Service s : servicesByIp.getOrDefault(a, List.of())) {
             if (way(s, a) == ServiceMatch.Way.LOAD_BALANCER) {
                 return Optional.of(new ServiceMatch(s, null, ServiceMatch.Way.LOAD_BALANCER, ipMode(s, a)));
@@ -110,13 +110,13 @@ public final class ClusterIndex {
     }
 
     /** Whether {@code address} is any Service's address (ClusterIP, LoadBalancer ingress, externalIP). */
-    public Optional<Service> serviceAt(io.pcapdiag.track.Endpoint address) {
+    public Optional<Service> serviceAt(io.pcapdiag.decode.Endpoint address) {
         List<Service> l = servicesByIp.get(address.withoutPort());
         return l == null || l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));
     }
 
     /** Every LoadBalancer ingress IP of the cluster. */
-    public Set<io.pcapdiag.track.Endpoint> lbIngressIps() {
+    public Set<io.pcapdiag.decode.Endpoint> lbIngressIps() {
         return lbIngress;
     }
 
@@ -148,7 +148,7 @@ public final class ClusterIndex {
             for (Endpoint e : es.getEndpoints() == null ? List.<Endpoint>of() : es.getEndpoints()) {
                 boolean ready = e.getConditions() == null || !Boolean.FALSE.equals(e.getConditions().getReady());
                 for (String ip : e.getAddresses() == null ? List.<String>of() : e.getAddresses()) {
-                    Optional<io.pcapdiag.track.Endpoint> a = address(ip);
+                    Optional<io.pcapdiag.decode.Endpoint> a = address(ip);
                     a.ifPresent(x -> out.add(new Backend(x, port, ready, e.getNodeName(), es.getMetadata().getName())));
                 }
             }
@@ -159,12 +159,12 @@ public final class ClusterIndex {
     // ---------------------------------------------------------------- pods and nodes
 
     /** The pod at {@code address} (status.podIPs; hostNetwork pods share their node's address and are not indexed). */
-    public Optional<Pod> podAt(io.pcapdiag.track.Endpoint address) {
+    public Optional<Pod> podAt(io.pcapdiag.decode.Endpoint address) {
         return Optional.ofNullable(podsByIp.get(address.withoutPort()));
     }
 
     /** The node with {@code address} among its InternalIP/ExternalIP addresses. */
-    public Optional<Node> nodeAt(io.pcapdiag.track.Endpoint address) {
+    public Optional<Node> nodeAt(io.pcapdiag.decode.Endpoint address) {
         return Optional.ofNullable(nodesByIp.get(address.withoutPort()));
     }
 
@@ -197,7 +197,7 @@ public final class ClusterIndex {
         return s == null || s.isEmpty() ? null : s;
     }
 
-    private static ServiceMatch.Way way(Service s, io.pcapdiag.track.Endpoint a) {
+    private static ServiceMatch.Way way(Service s, io.pcapdiag.decode.Endpoint a) {
         for (String ip : clusterIps(s)) {
             if (address(ip).map(a::equals).orElse(false)) {
                 return ServiceMatch.Way.CLUSTER_IP;
@@ -211,7 +211,7 @@ public final class ClusterIndex {
         return ServiceMatch.Way.EXTERNAL_IP;
     }
 
-    private static String ipMode(Service s, io.pcapdiag.track.Endpoint a) {
+    private static String ipMode(Service s, io.pcapdiag.decode.Endpoint a) {
         for (LoadBalancerIngress i : ingress(s)) {
             if (i.getIp() != null && address(i.getIp()).map(a::equals).orElse(false)) {
                 return i.getIpMode() == null || i.getIpMode().isEmpty() ? "VIP" : i.getIpMode();
@@ -240,13 +240,13 @@ public final class ClusterIndex {
     }
 
     /** An IP literal as pcapdiag's address, or empty for "None", "" and names. */
-    static Optional<io.pcapdiag.track.Endpoint> address(String ip) {
+    static Optional<io.pcapdiag.decode.Endpoint> address(String ip) {
         if (ip == null || ip.isEmpty() || ip.equals("None")) {
             return Optional.empty();
         }
         try {
             long[] a = Ip.parse(ip);
-            return Optional.of(io.pcapdiag.track.Endpoint.address(a[0], a[1]));
+            return Optional.of(io.pcapdiag.decode.Endpoint.address(a[0], a[1]));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
@@ -254,14 +254,14 @@ public final class ClusterIndex {
 
     /** Builds an index, one object at a time. */
     public static final class Builder {
-        private final Map<io.pcapdiag.track.Endpoint, List<Service>> servicesByIp = new HashMap<>();
+        private final Map<io.pcapdiag.decode.Endpoint, List<Service>> servicesByIp = new HashMap<>();
         private final Map<Integer, List<Service>> servicesByNodePort = new HashMap<>();
         private final Map<String, List<EndpointSlice>> slicesByService = new HashMap<>();
-        private final Map<io.pcapdiag.track.Endpoint, Pod> podsByIp = new HashMap<>();
+        private final Map<io.pcapdiag.decode.Endpoint, Pod> podsByIp = new HashMap<>();
         private final Map<String, Pod> podsByName = new HashMap<>();
-        private final Map<io.pcapdiag.track.Endpoint, Node> nodesByIp = new HashMap<>();
+        private final Map<io.pcapdiag.decode.Endpoint, Node> nodesByIp = new HashMap<>();
         private final Map<String, List<NetworkPolicy>> policiesByNamespace = new HashMap<>();
-        private final Set<io.pcapdiag.track.Endpoint> lbIngress = new java.util.HashSet<>();
+        private final Set<io.pcapdiag.decode.Endpoint> lbIngress = new java.util.HashSet<>();
         private final List<String> contradictions = new ArrayList<>();
         private final List<EndpointSlice> slices = new ArrayList<>();
         private int services;
@@ -326,7 +326,7 @@ public final class ClusterIndex {
                 return "has no spec";
             }
             services++;
-            Set<io.pcapdiag.track.Endpoint> ips = new LinkedHashSet<>();
+            Set<io.pcapdiag.decode.Endpoint> ips = new LinkedHashSet<>();
             clusterIps(s).forEach(ip -> address(ip).ifPresent(ips::add));
             for (LoadBalancerIngress i : ingress(s)) {
                 address(i.getIp()).ifPresent(a -> {
@@ -337,7 +337,7 @@ public final class ClusterIndex {
             if (s.getSpec().getExternalIPs() != null) {
                 s.getSpec().getExternalIPs().forEach(ip -> address(ip).ifPresent(ips::add));
             }
-            for (io.pcapdiag.track.Endpoint a : ips) {
+            for (io.pcapdiag.decode.Endpoint a : ips) {
                 servicesByIp.computeIfAbsent(a, k -> new ArrayList<>()).add(s);
             }
             for (ServicePort p : ports(s)) {
@@ -368,7 +368,7 @@ public final class ClusterIndex {
             }
             String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
             for (String ip : ips) {
-                Optional<io.pcapdiag.track.Endpoint> a = address(ip);
+                Optional<io.pcapdiag.decode.Endpoint> a = address(ip);
                 if (a.isEmpty()) {
                     continue;
                 }

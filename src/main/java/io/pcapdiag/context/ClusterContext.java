@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.ServicePort;
 import io.pcapdiag.cluster.ClusterIndex;
 import io.pcapdiag.cluster.Policies;
 import io.pcapdiag.cluster.ServiceMatch;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.pcapdiag.context;
 
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;

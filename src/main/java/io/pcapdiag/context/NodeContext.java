@@ -5,7 +5,7 @@ import io.pcapdiag.node.NodeFacts;
 import io.pcapdiag.node.NodeInterface;
 import io.pcapdiag.node.OrUnknown;
 import io.pcapdiag.node.Route;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

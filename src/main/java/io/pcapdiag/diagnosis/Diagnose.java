@@ -5,7 +5,7 @@ import io.pcapdiag.context.Context;
 import io.pcapdiag.context.Reading;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.PacketView;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Rules;
 import io.pcapdiag.track.Attempt;
@@ -208,7 +208,7 @@ public final class Diagnose {
         return after + ", before " + expected.get(reached + 1);
     }
 
-    private Ref name(io.pcapdiag.track.Endpoint e) {
+    private Ref name(io.pcapdiag.decode.Endpoint e) {
         return context.ref(e).orElse(null);
     }
 

@@ -4,7 +4,7 @@ import static java.util.stream.Collectors.joining;
 
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.track.Attempt;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.util.List;
 
 /**

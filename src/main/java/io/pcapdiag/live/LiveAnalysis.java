@@ -1,9 +1,9 @@
 package io.pcapdiag.live;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.analysis.CaptureSummary;
-import io.pcapdiag.analysis.InterfaceStatus;
-import io.pcapdiag.analysis.Result;
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.InterfaceStatus;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.diagnosis.Diagnose;

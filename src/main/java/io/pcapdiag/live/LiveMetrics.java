@@ -1,6 +1,6 @@
 package io.pcapdiag.live;
 
-import io.pcapdiag.analysis.InterfaceStatus;
+import io.pcapdiag.diagnosis.InterfaceStatus;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.Report;

@@ -1,7 +1,7 @@
 package io.pcapdiag.live;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.analysis.Result;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.report.Reporter;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.pcapdiag.node;
 
 import io.pcapdiag.decode.Ip;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

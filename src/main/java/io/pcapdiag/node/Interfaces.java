@@ -1,6 +1,6 @@
 package io.pcapdiag.node;
 
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;

@@ -3,7 +3,7 @@ package io.pcapdiag.node;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pcapdiag.decode.Ip;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.pcapdiag.node;
 
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 
 /**
  * One IPv4 neighbour (ARP) entry from /proc/net/arp.

@@ -1,6 +1,6 @@
 package io.pcapdiag.report;
 
-import io.pcapdiag.analysis.Reader;
+import io.pcapdiag.capture.Reader;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.Frame;

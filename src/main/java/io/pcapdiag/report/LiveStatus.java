@@ -1,6 +1,6 @@
 package io.pcapdiag.report;
 
-import io.pcapdiag.analysis.InterfaceStatus;
+import io.pcapdiag.diagnosis.InterfaceStatus;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.track.Outcome;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.pcapdiag.report;
 
-import io.pcapdiag.analysis.CaptureSummary;
-import io.pcapdiag.analysis.InterfaceStatus;
-import io.pcapdiag.analysis.Result;
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.InterfaceStatus;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.causes.CauseVerdict;
 import io.pcapdiag.causes.Verdict;
 import io.pcapdiag.context.Fact;

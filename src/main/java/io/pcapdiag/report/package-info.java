@@ -1,5 +1,5 @@
 /**
- * Reporters: turn a {@link io.pcapdiag.analysis.Result} into text for people or JSON for machines.
- * They only consume results; the JSON reporter has its own snake_case DTOs.
+ * Reporters: render a {@link io.pcapdiag.diagnosis.Report} as text for people, JSON or JSON Lines for machines, or
+ * evidence pcapng files; they compute nothing, and read nothing of the run loop's.
  */
 package io.pcapdiag.report;

@@ -2,7 +2,7 @@ package io.pcapdiag.rules;
 
 import io.pcapdiag.context.Fact;
 import io.pcapdiag.track.Attempt;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

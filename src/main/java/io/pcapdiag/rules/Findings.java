@@ -3,7 +3,7 @@ package io.pcapdiag.rules;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.context.Fact;
 import io.pcapdiag.track.Attempt;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.Iterator;

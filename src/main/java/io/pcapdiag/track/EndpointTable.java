@@ -1,5 +1,7 @@
 package io.pcapdiag.track;
 
+import io.pcapdiag.decode.Endpoint;
+
 /**
  * A table of entries keyed by address and port, looked up from the raw fields of an {@link Attempt} without
  * making an {@link Endpoint}: what the capture learns from every decided attempt, without an object made per

@@ -1,5 +1,6 @@
 package io.pcapdiag.track;
 
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.decode.PacketView;
 import java.util.ArrayDeque;

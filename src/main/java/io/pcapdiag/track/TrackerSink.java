@@ -1,5 +1,7 @@
 package io.pcapdiag.track;
 
+import io.pcapdiag.decode.Endpoint;
+
 /** What the tracker tells the rest of the pipeline: attempts once decided, and answers it could not pair. */
 public interface TrackerSink {
     /**

@@ -1,5 +1,8 @@
 package io.pcapdiag.analysis;
 
+import io.pcapdiag.capture.Reader;
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.Result;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -92,7 +95,7 @@ class CaptureOutcomesTest {
     }
 
     private static Map<Outcome, Long> zeros() {
-        return Analysis.counts(new long[Outcome.values().length]);
+        return CaptureSummary.counts(new long[Outcome.values().length]);
     }
 
     private static Map<Outcome, Long> sum(Map<Integer, Map<Outcome, Long>> byCapture) {

@@ -1,5 +1,6 @@
 package io.pcapdiag.analysis;
 
+import io.pcapdiag.diagnosis.Result;
 import static io.pcapdiag.testing.PacketScript.MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,5 +1,6 @@
 package io.pcapdiag.analysis;
 
+import io.pcapdiag.capture.Reader;
 import io.pcapdiag.capture.Capture;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -14,7 +14,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.Ip;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.testing.PacketScript;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

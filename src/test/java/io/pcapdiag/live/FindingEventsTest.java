@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.analysis.Reader;
+import io.pcapdiag.capture.Reader;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.cluster.Snapshot;
 import io.pcapdiag.context.ClusterContext;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.analysis.Reader;
+import io.pcapdiag.capture.Reader;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.corpus.CaptureFilesOnDisk;
 import io.pcapdiag.diagnosis.Report;

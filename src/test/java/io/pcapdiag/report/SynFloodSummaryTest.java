@@ -4,7 +4,7 @@ import static io.pcapdiag.testing.PacketScript.MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.analysis.Result;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.testing.PacketScript;
 import java.util.List;
 import org.junit.jupiter.api.Test;

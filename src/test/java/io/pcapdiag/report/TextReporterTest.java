@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.analysis.Reader;
+import io.pcapdiag.capture.Reader;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.corpus.CaptureFilesOnDisk;
 import io.pcapdiag.diagnosis.Diagnosis;

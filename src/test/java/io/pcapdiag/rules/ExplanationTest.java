@@ -17,7 +17,7 @@ import io.pcapdiag.testing.Ipv4Builder;
 import io.pcapdiag.testing.LinkBuilder;
 import io.pcapdiag.testing.PacketScript;
 import io.pcapdiag.track.Attempt;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.track.Sighting;
 import java.util.ArrayList;
 import java.util.List;

@@ -11,7 +11,7 @@ import io.pcapdiag.context.LbIps;
 import io.pcapdiag.context.Source;
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.testing.PacketScript;
-import io.pcapdiag.track.Endpoint;
+import io.pcapdiag.decode.Endpoint;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

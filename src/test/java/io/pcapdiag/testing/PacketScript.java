@@ -3,8 +3,8 @@ package io.pcapdiag.testing;
 import static io.pcapdiag.testing.TcpBuilder.tcp;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.analysis.CaptureSummary;
-import io.pcapdiag.analysis.Result;
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.diagnosis.Diagnosis;

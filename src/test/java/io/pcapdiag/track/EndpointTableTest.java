@@ -1,5 +1,6 @@
 package io.pcapdiag.track;
 
+import io.pcapdiag.decode.Endpoint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;

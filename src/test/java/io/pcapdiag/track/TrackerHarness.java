@@ -1,5 +1,6 @@
 package io.pcapdiag.track;
 
+import io.pcapdiag.decode.Endpoint;
 import static io.pcapdiag.testing.TcpBuilder.tcp;
 
 import io.pcapdiag.capture.Frame;

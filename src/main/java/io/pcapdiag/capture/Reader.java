@@ -1,4 +1,4 @@
-package io.pcapdiag.analysis;
+package io.pcapdiag.capture;
 
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.CaptureException;

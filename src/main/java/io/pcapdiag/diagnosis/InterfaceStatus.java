@@ -1,4 +1,4 @@
-package io.pcapdiag.analysis;
+package io.pcapdiag.diagnosis;
 
 /**
  * What one interface capture saw, for summaries and the final report.

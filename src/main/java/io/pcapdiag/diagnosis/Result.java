@@ -1,4 +1,4 @@
-package io.pcapdiag.analysis;
+package io.pcapdiag.diagnosis;
 
 import io.pcapdiag.context.Context;
 import io.pcapdiag.rules.RankedFindings;

@@ -1,4 +1,4 @@
-package io.pcapdiag.analysis;
+package io.pcapdiag.diagnosis;
 
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.Frame;
@@ -6,6 +6,7 @@ import io.pcapdiag.capture.ReadStats;
 import io.pcapdiag.decode.PacketView;
 import io.pcapdiag.track.Outcome;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,17 +32,43 @@ public final class CaptureSummary {
     boolean opened;
     ReadStats read = new ReadStats();
     /** For a capture of another node than the first labelled one: how its clock was aligned, or null. */
-    ClockOffsets.Offset clock;
+    ClockOffset clock;
 
     /** The anomaly counted when the decoder itself failed on a packet (a bug, contained to that packet). */
-    static final String DECODER_FAILURE = "decoder_failure";
+    public static final String DECODER_FAILURE = "decoder_failure";
 
-    CaptureSummary(Capture capture) {
+    /** An empty summary of {@code capture}, which the run loop fills as it reads. */
+    public CaptureSummary(Capture capture) {
         this.capture = capture;
     }
 
+    /** The capture could be opened. */
+    public void opened(boolean opened) {
+        this.opened = opened;
+    }
+
+    /** A problem reading the capture, in one line. */
+    public void problem(String line) {
+        errors.add(line);
+    }
+
+    /** The reader's account of the capture, once it ended. */
+    public void ended(ReadStats stats) {
+        this.read = stats;
+    }
+
+    /** How the capture's clock was aligned with the reference node's, or null. */
+    public void aligned(ClockOffset clock) {
+        this.clock = clock;
+    }
+
+    /** An attempt whose first SYN is in this capture was decided. */
+    public void decided(Outcome outcome) {
+        outcomes[outcome.ordinal()]++;
+    }
+
     /** Counts a frame read, before it is decoded. */
-    void countFrame(long nanos, int linkType) {
+    public void countFrame(long nanos, int linkType) {
         packets++;
         if (nanos < firstNanos) {
             firstNanos = nanos;
@@ -56,7 +83,7 @@ public final class CaptureSummary {
     }
 
     /** Counts what the decoder made of a frame. */
-    void count(PacketView.Kind kind, PacketView v) {
+    public void count(PacketView.Kind kind, PacketView v) {
         switch (kind) {
             case TCP -> tcp++;
             case ICMP_ERROR -> icmpErrors++;
@@ -74,7 +101,7 @@ public final class CaptureSummary {
     }
 
     /** The decoder threw on this frame: counted as malformed, under its own anomaly id. */
-    void decoderFailure(Frame f) {
+    public void decoderFailure(Frame f) {
         malformed++;
         anomaly(DECODER_FAILURE);
     }
@@ -150,7 +177,7 @@ public final class CaptureSummary {
     }
 
     public Map<Outcome, Long> outcomes() {
-        return Analysis.counts(outcomes);
+        return counts(outcomes);
     }
 
     public long attempts() {
@@ -181,5 +208,14 @@ public final class CaptureSummary {
     /** The one-line errors reported while reading this capture, in order. */
     public List<String> errors() {
         return errors;
+    }
+
+    /** Counts indexed by {@link Outcome#ordinal()}, as a map of every outcome. */
+    public static Map<Outcome, Long> counts(long[] byOrdinal) {
+        EnumMap<Outcome, Long> m = new EnumMap<>(Outcome.class);
+        for (Outcome o : Outcome.values()) {
+            m.put(o, byOrdinal[o.ordinal()]);
+        }
+        return m;
     }
 }

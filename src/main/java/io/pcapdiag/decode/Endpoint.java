@@ -1,4 +1,4 @@
-package io.pcapdiag.track;
+package io.pcapdiag.decode;
 
 import io.pcapdiag.decode.Ip;
 
