@@ -25,7 +25,7 @@ import java.util.Set;
  * from a SplitMix64 stream (specified here, not by the JDK) and floating point goes through
  * {@link StrictMath}.
  *
- * <p>Planted failures follow DESIGN.md (attempt = client address, client port, ISN):
+ * <p>Planted failures follow docs/design.md (attempt = client address, client port, ISN):
  * <ul>
  *   <li>{@code connection-refused}: SYN answered by RST|ACK, ack = ISN+1, from the dialed address:port;
  *   <li>{@code icmp-unreachable}: SYN answered by an ICMP/ICMPv6 destination-unreachable quoting it,
@@ -68,7 +68,7 @@ public final class NodeTraceGenerator {
             "  -h, --help       this text",
             "");
 
-    /** Finding ids, DESIGN.md's public contract, in the order planted.json lists them. */
+    /** Finding ids, docs/design.md's public contract, in the order planted.json lists them. */
     static final String[] PATTERNS = {
         "connection-refused", "icmp-unreachable", "vip-local-reject",
         "no-response", "nat-bypass-reply", "lb-probe-dropped", "policy-reject"};
@@ -100,7 +100,7 @@ public final class NodeTraceGenerator {
     /** --short-connections: new connections per second of capture time. */
     static final double SHORT_CONNECTIONS_PER_SECOND = 20_000;
     /** Normal traffic goes on this long after the last flood SYN, so every flood SYN is unanswered
-     * (DESIGN.md: no answer and the capture went on for at least 3 s after it). */
+     * (docs/design.md: no answer and the capture went on for at least 3 s after it). */
     static final long FLOOD_TAIL_MICROS = 4_000_000L;
 
     // TCP flags (RFC 9293).
@@ -465,7 +465,7 @@ public final class NodeTraceGenerator {
         Pkt syn = c.syn(t);
         schedule(icmp(t + d.rtt, source, d.client, type, code, syn, quoteTtl, minimalQuote));
         // "Administratively prohibited" (ICMP 3/13, ICMPv6 1/1) is what a NetworkPolicy REJECT
-        // sends: DESIGN.md names that policy-reject, not icmp-unreachable.
+        // sends: docs/design.md names that policy-reject, not icmp-unreachable.
         boolean prohibited = v6 ? type == 1 && code == 1 : type == 3 && code == 13;
         planted[prohibited ? POLICY_REJECT : ICMP_UNREACHABLE]++;
     }

@@ -55,7 +55,7 @@ def main(argv):
         rows.append(("(attempts.total)", planted["attempts"], int(total), ""))
 
     # A bounded tracker evicts the oldest undecided attempts when it is full (a SYN flood): they are
-    # counted in attempts.evicted and never judged (DESIGN.md), and the performance issue asks that the
+    # counted in attempts.evicted and never judged (docs/design.md), and the performance issue asks that the
     # attempts it kept be judged right. An evicted attempt had no answer, so it can only be missing from
     # no-response: that row is right when found + evicted is exactly what was planted.
     evicted = int((report.get("attempts") or {}).get("evicted", 0) or 0)

@@ -31,7 +31,7 @@ import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
 /**
- * One analysis, the pipeline of DESIGN.md wired together: frames are counted and decoded, the tracker
+ * One analysis, the pipeline of docs/design.md wired together: frames are counted and decoded, the tracker
  * pairs SYNs with answers, each decided attempt goes to the findings and teaches the capture's context,
  * and {@link #result} groups the findings with what the context knows. Offline it reads captures merged
  * in time order ({@link #read}); live capture feeds frames ({@link #feed}) and asks for results whenever

@@ -1,6 +1,6 @@
 package io.pcapdiag.causes;
 
-/** The cause ids of DESIGN.md: a public contract, like the pattern ids. */
+/** The cause ids of docs/design.md: a public contract, like the pattern ids. */
 public enum Cause {
     ETP_LOCAL_NO_LOCAL_ENDPOINT("etp-local-no-local-endpoint", "externalTrafficPolicy: Local and no ready endpoint on this node"),
     SERVICE_NO_ENDPOINTS("service-no-endpoints", "the Service has no ready endpoint"),

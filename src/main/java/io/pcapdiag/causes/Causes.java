@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The cause table of DESIGN.md, one class per row: for a finding, every candidate cause of its pattern,
+ * The cause table of docs/design.md, one class per row: for a finding, every candidate cause of its pattern,
  * judged against the context, confirmed first and contradicted last (table order within a verdict).
  *
  * <pre>

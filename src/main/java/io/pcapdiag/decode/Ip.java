@@ -54,7 +54,7 @@ public final class Ip {
         return sb.toString();
     }
 
-    /** {@code a.b.c.d:port} or {@code [v6]:port}, as DESIGN.md's JSON contract writes endpoints. */
+    /** {@code a.b.c.d:port} or {@code [v6]:port}, as docs/design.md's JSON contract writes endpoints. */
     public static String endpoint(long hi, long lo, int port) {
         String a = format(hi, lo);
         return isV4(hi, lo) ? a + ":" + port : "[" + a + "]:" + port;

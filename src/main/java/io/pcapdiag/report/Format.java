@@ -4,7 +4,7 @@ package io.pcapdiag.report;
 public enum Format {
     /** For people: a block per finding, most severe first. */
     text,
-    /** One JSON document (DESIGN.md "JSON output"). */
+    /** One JSON document (docs/design.md "JSON output"). */
     json,
     /** JSON Lines: one object per line ({@code event}: finding, summary, report) for log pipelines. */
     jsonl

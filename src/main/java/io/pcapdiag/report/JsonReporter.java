@@ -33,7 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code --format json}: the contract of DESIGN.md ("JSON output"), with per-capture statistics. Its own
+ * {@code --format json}: the contract of docs/design.md ("JSON output"), with per-capture statistics. Its own
  * snake_case DTOs: no domain type is serialised as it is. The records below are the schema, written by data
  * binding; {@link JsonLinesReporter} writes the same records a line at a time.
  */
@@ -119,11 +119,11 @@ public final class JsonReporter implements Reporter {
                   String direction, String destination, boolean afterDnat, String tunnel) {
     }
 
-    /** DESIGN.md's {@code *_ref}: {kind, namespace, name, port, node}. */
+    /** docs/design.md's {@code *_ref}: {kind, namespace, name, port, node}. */
     record RefDto(String kind, String namespace, String name, String port, String node) {
     }
 
-    /** DESIGN.md's {@code causes[]}: {id, verdict, facts[], fix[]}. */
+    /** docs/design.md's {@code causes[]}: {id, verdict, facts[], fix[]}. */
     record CauseDto(String id, String title, String verdict, List<FactDto> facts, List<String> fix) {
     }
 

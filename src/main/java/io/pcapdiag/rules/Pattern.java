@@ -1,7 +1,7 @@
 package io.pcapdiag.rules;
 
 /**
- * The finding ids of DESIGN.md: a public contract, never renamed. Declared in the order reports list
+ * The finding ids of docs/design.md: a public contract, never renamed. Declared in the order reports list
  * patterns of equal severity and attempts.
  */
 public enum Pattern {

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The pattern table of DESIGN.md, one class per row. Attempt rules name each decided attempt (the first
+ * The pattern table of docs/design.md, one class per row. Attempt rules name each decided attempt (the first
  * match, in this order); group rules then re-read whole groups with what the capture and the context
  * know (in this order, the first match wins).
  *

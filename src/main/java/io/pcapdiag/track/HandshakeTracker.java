@@ -7,13 +7,13 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 
 /**
- * Pairs SYNs with their answers (DESIGN.md "Connection attempts"). Time is capture time: an attempt is
+ * Pairs SYNs with their answers (docs/design.md "Connection attempts"). Time is capture time: an attempt is
  * decided {@link #FIRST_DECISION_NANOS} after its SYN (after its next retransmission is due, once it was
  * retransmitted), so late copies of its packets on other interfaces still find it. The table is
  * bounded; the oldest attempt is evicted when it is full.
  */
 public final class HandshakeTracker {
-    /** An attempt with no answer is unanswered once the capture went on this long after its SYN (DESIGN.md). */
+    /** An attempt with no answer is unanswered once the capture went on this long after its SYN (docs/design.md). */
     public static final long LINGER_NANOS = 3_000_000_000L;
     /**
      * When an attempt never retransmitted is decided: a second later than {@link #LINGER_NANOS}, so that a

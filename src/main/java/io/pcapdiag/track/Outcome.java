@@ -1,6 +1,6 @@
 package io.pcapdiag.track;
 
-/** How an attempt ended, decided from its answers in this order of precedence (DESIGN.md). */
+/** How an attempt ended, decided from its answers in this order of precedence (docs/design.md). */
 public enum Outcome {
     /** A SYN-ACK from the address:port the client dialed. */
     ANSWERED("answered"),

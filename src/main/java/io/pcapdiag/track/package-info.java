@@ -1,5 +1,5 @@
 /**
  * The handshake tracker: the one place that holds state. It pairs every SYN with what answered it
- * (DESIGN.md "Connection attempts") in capture time, in a bounded table whose evictions are counted.
+ * (docs/design.md "Connection attempts") in capture time, in a bounded table whose evictions are counted.
  */
 package io.pcapdiag.track;

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The benchmark trace must be reproducible, readable by tcpdump, and hold exactly the failures
  * its planted.json promises. The capture is re-read here with a tiny independent reader and the
- * planted attempts are re-derived from the packets with DESIGN.md's attempt rules. The generator
+ * planted attempts are re-derived from the packets with docs/design.md's attempt rules. The generator
  * lives with the benchmark (scripts/bench.d/NodeTraceGenerator.java); it is compiled from there, as
  * scripts/bench compiles it.
  */
@@ -207,7 +207,7 @@ class NodeTraceGeneratorTest {
         return m;
     }
 
-    /** One connection attempt, DESIGN.md: (client address, client port, ISN). */
+    /** One connection attempt, docs/design.md: (client address, client port, ISN). */
     private static final class Attempt {
         String dst;
         int dport;
@@ -367,7 +367,7 @@ class NodeTraceGeneratorTest {
             assertTrue(a != null, "ICMP quotes an unknown SYN");
             if (a.answer == null) {
                 boolean portUnreachable = v6 ? code == 4 : code == 3;
-                boolean prohibited = v6 ? code == 1 : code == 13; // DESIGN.md: policy-reject
+                boolean prohibited = v6 ? code == 1 : code == 13; // docs/design.md: policy-reject
                 a.answer = src.equals(a.dst) && portUnreachable ? "vip-local-reject"
                         : prohibited ? "policy-reject" : "icmp-unreachable";
             }

@@ -18,7 +18,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * One test per row of DESIGN.md's pattern table, positive and negative (what must NOT match), through
+ * One test per row of docs/design.md's pattern table, positive and negative (what must NOT match), through
  * the whole pipeline: packets in, findings out. Each finding is shown as "pattern client -> target by
  * responder xattempts".
  */

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** DESIGN.md "Connection attempts": what answers an attempt, and when it is decided. */
+/** docs/design.md "Connection attempts": what answers an attempt, and when it is decided. */
 class HandshakeTrackerTest {
     static final String CLIENT = "10.244.0.18";
     static final String VIP = "10.96.171.178";
@@ -395,7 +395,7 @@ class HandshakeTrackerTest {
 
     @Test
     void linuxSynRetransmissionScheduleIsOneAttempt() {
-        // tcp_syn_retries=6: SYNs at 0, 1, 3, 7, 15, 31 and 63 s (the gap doubles each time). DESIGN.md: a
+        // tcp_syn_retries=6: SYNs at 0, 1, 3, 7, 15, 31 and 63 s (the gap doubles each time). docs/design.md: a
         // retransmission is the same attempt, however long the gap.
         TrackerHarness h = new TrackerHarness();
         for (long t : new long[] {0, 1, 3, 7, 15, 31, 63}) {
