@@ -6,6 +6,7 @@ import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.Frame;
+import io.pcapdiag.capture.FrameFilter;
 import io.pcapdiag.capture.FrameSource;
 import io.pcapdiag.capture.MergedSource;
 import io.pcapdiag.capture.ReadStats;
@@ -74,6 +75,10 @@ public final class Analysis {
     private final HandshakeTracker tracker;
     /** The tracker on this thread: where {@link #feed} takes each frame. */
     private final Tracking direct;
+    /** The pipeline's first stage on this thread, for {@link #feed}. */
+    private final Stage feeding;
+    /** The captures being read ({@link #read}), for the progress of their bytes. */
+    private MergedSource reading;
     /** The capture's facts first, then the other sources: what rules, causes and names ask. */
     private final Context context;
     private final List<CaptureSummary> summaries = new ArrayList<>();
@@ -112,6 +117,7 @@ public final class Analysis {
             }
         }, options.maxOpen());
         this.direct = Tracking.direct(tracker, new PacketView());
+        this.feeding = new Stage(direct);
         List<Context> sources = new ArrayList<>();
         sources.add(captureFacts);
         sources.addAll(options.context());
@@ -161,22 +167,51 @@ public final class Analysis {
 
     /** Takes one frame through the pipeline on this thread (live capture feeds each here). Its bytes are not kept. */
     public void feed(Frame f, CaptureSummary s) {
-        process(f, s, direct);
+        if (!feeding.take(f, s)) {
+            direct.observe(f);
+        }
     }
 
     /**
-     * The per-packet pipeline, one frame: counted in its capture's summary, decoded, and handed to the tracker when it
-     * concerns it; otherwise it only moves the tracker's clock.
+     * The per-packet pipeline's first stage, one frame: counted in its capture's summary and decoded, as far as it
+     * takes to tell whether it concerns the tracker. A frame that does not is taken here (it only moves the tracker's
+     * clock); one that does is decoded into the tracking's view, for the caller to hand over ({@link Tracking#observe}).
+     * Offline the capture's source offers it every frame from its read loop ({@link MergedSource#next(FrameFilter)}),
+     * so that only those few leave the reader; live, {@link #feed} offers each.
      */
-    private void process(Frame f, CaptureSummary s, Tracking tracking) {
-        s.countFrame(f.nanos, f.linkType);
-        PacketView v = tracking.view();
-        boolean concerns = decode(f, v, s);
-        s.count(v.kind, v);
-        if (concerns) {
-            tracking.observe(f);
-        } else {
+    private final class Stage implements FrameFilter {
+        private final Tracking tracking;
+        /** The capture of the frame before, and its summary: consecutive frames are mostly of the same capture. */
+        private Capture capture;
+        private CaptureSummary summary;
+        private long frames;
+
+        Stage(Tracking tracking) {
+            this.tracking = tracking;
+        }
+
+        @Override
+        public boolean take(Frame f) {
+            if (f.capture != capture) {
+                capture = f.capture;
+                summary = summaries.get(capture.index());
+            }
+            if ((++frames & 0xfff) == 0) {
+                publishProgress(frames);
+            }
+            return take(f, summary);
+        }
+
+        boolean take(Frame f, CaptureSummary s) {
+            s.countFrame(f.nanos, f.linkType);
+            PacketView v = tracking.view();
+            boolean concerns = decode(f, v, s);
+            s.count(v.kind, v);
+            if (concerns) {
+                return false;
+            }
             tracking.advanceClock(f.nanos);
+            return true;
         }
     }
 
@@ -278,22 +313,22 @@ public final class Analysis {
             }
         });
         totalBytes = merged.totalBytes();
+        reading = merged;
         // Two stages where there are two cores: this thread reads, counts and decodes; the tracker runs on the other.
         Tracking tracking = pipelined ? new TrackingThread(tracker) : direct;
-        long n = 0;
-        for (Frame f = merged.next(); f != null; f = merged.next()) {
-            process(f, summaries.get(f.capture.index()), tracking);
-            if ((++n & 0xfff) == 0) {
-                publishProgress(n, merged);
-            }
+        Stage stage = new Stage(tracking);
+        for (Frame f = merged.next(stage); f != null; f = merged.next(stage)) {
+            tracking.observe(f);
         }
-        publishProgress(n, merged);
+        publishProgress(stage.frames);
         tracking.finish();
     }
 
-    private void publishProgress(long packets, MergedSource merged) {
-        progressBytes = merged.bytesRead();
-        progressPackets = packets;
+    private void publishProgress(long packets) {
+        if (reading != null) {
+            progressBytes = reading.bytesRead();
+            progressPackets = packets;
+        }
     }
 
     /** Packets read so far (refreshed every 4096), for a progress display on another thread. */

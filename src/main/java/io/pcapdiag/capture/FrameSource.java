@@ -15,6 +15,20 @@ public interface FrameSource extends Closeable {
      */
     Frame next() throws CaptureException;
 
+    /**
+     * Advances to the next frame {@code filter} does not take, offering it each frame on the way in file order.
+     *
+     * @return the frame (reused between calls), or null at the end of the capture
+     * @throws CaptureException as {@link #next()}; the frames offered so far stay offered
+     */
+    default Frame next(FrameFilter filter) throws CaptureException {
+        Frame f;
+        do {
+            f = next();
+        } while (f != null && filter.take(f));
+        return f;
+    }
+
     /** Statistics of what was read and skipped so far. */
     ReadStats stats();
 

@@ -76,32 +76,51 @@ public final class MergedSource {
 
     /** The next frame in time order (valid until the next call), or null when every capture has ended. */
     public Frame next() {
+        return next(FrameFilter.NONE);
+    }
+
+    /**
+     * The next frame in time order that {@code filter} does not take, offering it every frame on the way in that
+     * order; null when every capture has ended. One capture offers its frames from its own read loop.
+     */
+    public Frame next(FrameFilter filter) {
         if (open.size() == 1) {
             // One capture: no heap, and no per-frame comparison.
             Head h = open.get(0);
-            return advance(h) ? h.frame : null;
+            return advance(h, filter) ? h.frame : null;
         }
+        Frame f;
+        do {
+            f = merged();
+        } while (f != null && filter.take(f));
+        return f;
+    }
+
+    private Frame merged() {
         if (!started) {
             started = true;
             for (Head h : open) {
-                if (advance(h)) {
+                if (advance(h, FrameFilter.NONE)) {
                     heads.add(h);
                 }
             }
-        } else if (last != null && advance(last)) {
+        } else if (last != null && advance(last, FrameFilter.NONE)) {
             heads.add(last);
         }
         last = heads.poll();
         return last == null ? null : last.frame;
     }
 
-    /** Reads the next frame of {@code h}; at its end (or on a failure) reports it ended and closes it. */
-    private boolean advance(Head h) {
+    /**
+     * Reads the next frame of {@code h} that {@code filter} does not take; at its end (or on a failure) reports it
+     * ended and closes it.
+     */
+    private boolean advance(Head h, FrameFilter filter) {
         if (h.ended) {
             return false;
         }
         try {
-            h.frame = h.source.next();
+            h.frame = h.source.next(filter);
         } catch (CaptureException e) {
             listener.problem(h.capture, e);
             h.frame = null;

@@ -68,6 +68,12 @@ final class PcapReader extends AbstractFileSource {
 
     @Override
     public Frame next() throws CaptureException {
+        return next(FrameFilter.NONE);
+    }
+
+    /** The read loop: each record is checked, made the frame, and offered to {@code filter} while it lies in the window. */
+    @Override
+    public Frame next(FrameFilter filter) throws CaptureException {
         try {
             while (true) {
                 long start = in.offset();
@@ -118,7 +124,9 @@ final class PcapReader extends AbstractFileSource {
                 frame.origLen = (int) Math.min(Integer.MAX_VALUE, Bytes.u32(b, p + 12, bigEndian));
                 frame.number = stats.frames;
                 frame.fileOffset = start;
-                return frame;
+                if (!filter.take(frame)) {
+                    return frame;
+                }
             }
         } catch (IOException e) {
             throw io(e);
