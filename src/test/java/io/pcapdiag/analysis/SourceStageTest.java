@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.pcapdiag.capture.Capture;
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.CaptureFiles;
 import io.pcapdiag.capture.Frame;
