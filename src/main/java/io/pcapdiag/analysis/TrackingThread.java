@@ -14,7 +14,7 @@ import java.util.concurrent.BlockingQueue;
  * sees every packet itself ({@link Tracking}).
  */
 final class TrackingThread implements Tracking {
-    private static final int BATCH = 4096;
+    private static final int BATCH = 1024;
     private static final int BATCHES = 8;
 
     /** One decoded packet: the frame's metadata (never its bytes) and its view. */
