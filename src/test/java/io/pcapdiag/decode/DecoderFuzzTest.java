@@ -37,6 +37,20 @@ class DecoderFuzzTest {
     private record Sample(int linkType, byte[] bytes) {
     }
 
+    /**
+     * A sample as the fuzzer makes it over: one in ten unchanged, the rest mutated; one in four cut at a random
+     * length; one in twenty read as another link type.
+     */
+    private record Mutant(int linkType, byte[] bytes, int capLen) {
+        static Mutant of(List<Sample> corpus, Random r) {
+            Sample s = corpus.get(r.nextInt(corpus.size()));
+            byte[] m = r.nextInt(10) == 0 ? s.bytes() : mutate(s.bytes(), r);
+            int capLen = r.nextInt(4) == 0 ? r.nextInt(m.length + 1) : m.length;
+            int linkType = r.nextInt(20) == 0 ? LINK_TYPES[r.nextInt(LINK_TYPES.length)] : s.linkType();
+            return new Mutant(linkType, m, capLen);
+        }
+    }
+
     private static List<Sample> corpus() {
         byte[] syn4 = Ipv4Builder.ipv4("10.0.0.1", "10.0.0.2").options(Ipv4Builder.recordRoute(1))
                 .tcp(tcp(1000, 80).seq(5).flags(SYN).options(TcpBuilder.linuxSynOptions())).build();
@@ -81,10 +95,10 @@ class DecoderFuzzTest {
         PacketView reusedView = new PacketView();
         int[] kinds = new int[PacketView.Kind.values().length];
         for (int i = 0; i < ITERATIONS; i++) {
-            Sample s = corpus.get(r.nextInt(corpus.size()));
-            byte[] m = r.nextInt(10) == 0 ? s.bytes() : mutate(s.bytes(), r);
-            int capLen = r.nextInt(4) == 0 ? r.nextInt(m.length + 1) : m.length;
-            int linkType = r.nextInt(20) == 0 ? LINK_TYPES[r.nextInt(LINK_TYPES.length)] : s.linkType();
+            Mutant mutant = Mutant.of(corpus, r);
+            byte[] m = mutant.bytes();
+            int capLen = mutant.capLen();
+            int linkType = mutant.linkType();
 
             // The same captured bytes, with different bytes before and after them.
             Frame a = embed(linkType, m, capLen, 0, 0, (byte) 0);
@@ -124,11 +138,8 @@ class DecoderFuzzTest {
         PacketView full = new PacketView();
         PacketView classified = new PacketView();
         for (int i = 0; i < ITERATIONS; i++) {
-            Sample s = corpus.get(r.nextInt(corpus.size()));
-            byte[] m = r.nextInt(10) == 0 ? s.bytes() : mutate(s.bytes(), r);
-            int capLen = r.nextInt(4) == 0 ? r.nextInt(m.length + 1) : m.length;
-            int linkType = r.nextInt(20) == 0 ? LINK_TYPES[r.nextInt(LINK_TYPES.length)] : s.linkType();
-            Frame f = embed(linkType, m, capLen, 0, 0, (byte) 0);
+            Mutant mutant = Mutant.of(corpus, r);
+            Frame f = embed(mutant.linkType(), mutant.bytes(), mutant.capLen(), 0, 0, (byte) 0);
             decoder.decode(f, full);
             decoder.classify(f, classified);
             String d = "iteration " + i + ": " + DecodeTesting.describe(full);
