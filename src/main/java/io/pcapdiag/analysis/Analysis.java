@@ -1,8 +1,5 @@
 package io.pcapdiag.analysis;
 
-import io.pcapdiag.diagnosis.CaptureSummary;
-import io.pcapdiag.diagnosis.ClockOffset;
-import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.Frame;
@@ -15,11 +12,14 @@ import io.pcapdiag.context.CaptureFacts;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.context.InferredNode;
 import io.pcapdiag.decode.Decoder;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.PacketView;
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.ClockOffset;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.rules.Findings;
 import io.pcapdiag.rules.RankedFindings;
 import io.pcapdiag.track.Attempt;
-import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.track.HandshakeTracker;
 import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.TrackerSink;

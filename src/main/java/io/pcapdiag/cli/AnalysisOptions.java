@@ -1,15 +1,15 @@
 package io.pcapdiag.cli;
 
 import io.pcapdiag.analysis.Analysis;
+import io.pcapdiag.context.CaptureNode;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.context.LbIps;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.report.Format;
 import io.pcapdiag.report.JsonReporter;
 import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Severity;
-import io.pcapdiag.decode.Endpoint;
-import io.pcapdiag.context.CaptureNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

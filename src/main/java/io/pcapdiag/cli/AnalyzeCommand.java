@@ -1,10 +1,10 @@
 package io.pcapdiag.cli;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.capture.Reader;
-import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.Capture;
+import io.pcapdiag.capture.Reader;
 import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.report.EvidenceFiles;
 import io.pcapdiag.report.Format;
 import io.pcapdiag.report.IoReasons;
@@ -24,10 +24,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code pcapdiag analyze CAPTURE...}: read saved captures, pair every SYN, report what Kubernetes did wrong. */
 @Command(name = "analyze", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Main.Version.class,

@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code pcapdiag check}: regression over a folder of captures, each with the verdict it must keep giving. */
 @Command(name = "check", sortOptions = false, mixinStandardHelpOptions = true, versionProvider = Main.Version.class,

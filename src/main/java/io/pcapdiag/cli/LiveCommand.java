@@ -1,7 +1,7 @@
 package io.pcapdiag.cli;
 
-import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.Libpcap;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.live.CaptureFilter;
 import io.pcapdiag.live.CaptureSettings;
 import io.pcapdiag.live.InterfacePatterns;

@@ -2,8 +2,8 @@ package io.pcapdiag.context;
 
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.TimeOrder;
-import io.pcapdiag.track.Attempt;
 import io.pcapdiag.decode.Endpoint;
+import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.EndpointTable;
 import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.Sighting;

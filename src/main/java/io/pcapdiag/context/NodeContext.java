@@ -1,11 +1,11 @@
 package io.pcapdiag.context;
 
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.node.InterfaceAddress;
 import io.pcapdiag.node.NodeFacts;
 import io.pcapdiag.node.NodeInterface;
 import io.pcapdiag.node.OrUnknown;
 import io.pcapdiag.node.Route;
-import io.pcapdiag.decode.Endpoint;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

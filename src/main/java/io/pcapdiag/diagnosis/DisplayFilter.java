@@ -2,9 +2,9 @@ package io.pcapdiag.diagnosis;
 
 import static java.util.stream.Collectors.joining;
 
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.track.Attempt;
-import io.pcapdiag.decode.Endpoint;
 import java.util.List;
 
 /**

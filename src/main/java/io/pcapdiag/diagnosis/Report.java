@@ -1,7 +1,7 @@
 package io.pcapdiag.diagnosis;
 
-import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.diagnosis.InterfaceStatus;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.RankedFindings;

@@ -1,8 +1,8 @@
 package io.pcapdiag.diagnosis;
 
 import io.pcapdiag.context.Context;
-import io.pcapdiag.rules.RankedFindings;
 import io.pcapdiag.rules.Pattern;
+import io.pcapdiag.rules.RankedFindings;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Outcome;
 import java.util.List;

@@ -1,14 +1,14 @@
 package io.pcapdiag.live;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.diagnosis.CaptureSummary;
-import io.pcapdiag.diagnosis.InterfaceStatus;
-import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.Frame;
-import io.pcapdiag.decode.LinkTypes;
-import io.pcapdiag.diagnosis.Diagnose;
 import io.pcapdiag.context.Ref;
+import io.pcapdiag.decode.LinkTypes;
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.Diagnose;
+import io.pcapdiag.diagnosis.InterfaceStatus;
 import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.report.LiveStatus;
 import io.pcapdiag.report.Reporter;
 import io.pcapdiag.rules.Finding;

@@ -1,8 +1,8 @@
 package io.pcapdiag.live;
 
-import io.pcapdiag.diagnosis.InterfaceStatus;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.diagnosis.Diagnosis;
+import io.pcapdiag.diagnosis.InterfaceStatus;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.report.LiveStatus;
 import io.pcapdiag.report.Reporter;

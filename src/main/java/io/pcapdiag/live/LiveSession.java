@@ -1,8 +1,8 @@
 package io.pcapdiag.live;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.decode.LinkTypes;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.report.Reporter;
 import java.util.ArrayList;
 import java.util.List;

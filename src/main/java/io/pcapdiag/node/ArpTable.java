@@ -1,7 +1,7 @@
 package io.pcapdiag.node;
 
-import io.pcapdiag.decode.Ip;
 import io.pcapdiag.decode.Endpoint;
+import io.pcapdiag.decode.Ip;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.pcapdiag.node;
 
-import io.pcapdiag.decode.Ip;
 import io.pcapdiag.decode.Endpoint;
+import io.pcapdiag.decode.Ip;
 
 /** An address on an interface with its prefix length, written {@code 10.244.0.1/24}, {@code fe80::1/64}. */
 public record InterfaceAddress(Endpoint address, int prefixLength) implements Comparable<InterfaceAddress> {

@@ -2,8 +2,8 @@ package io.pcapdiag.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.pcapdiag.decode.Ip;
 import io.pcapdiag.decode.Endpoint;
+import io.pcapdiag.decode.Ip;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package io.pcapdiag.report;
 
-import io.pcapdiag.capture.Reader;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.capture.FrameSource;
+import io.pcapdiag.capture.Reader;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.FrameRef;
 import io.pcapdiag.diagnosis.Report;

@@ -2,8 +2,8 @@ package io.pcapdiag.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import io.pcapdiag.diagnosis.InterfaceStatus;
 import io.pcapdiag.diagnosis.Diagnosis;
+import io.pcapdiag.diagnosis.InterfaceStatus;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.report.JsonReporter.AttemptDto;
 import io.pcapdiag.report.JsonReporter.Document;

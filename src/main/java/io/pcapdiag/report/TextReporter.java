@@ -1,18 +1,18 @@
 package io.pcapdiag.report;
 
-import io.pcapdiag.diagnosis.CaptureSummary;
-import io.pcapdiag.diagnosis.InterfaceStatus;
-import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.causes.CauseVerdict;
 import io.pcapdiag.causes.Verdict;
 import io.pcapdiag.context.Fact;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.diagnosis.AttemptView;
+import io.pcapdiag.diagnosis.CaptureSummary;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.EvidencePacket;
+import io.pcapdiag.diagnosis.InterfaceStatus;
 import io.pcapdiag.diagnosis.PathHop;
 import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.rules.Explanation;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;

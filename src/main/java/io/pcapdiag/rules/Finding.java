@@ -1,8 +1,8 @@
 package io.pcapdiag.rules;
 
 import io.pcapdiag.context.Fact;
-import io.pcapdiag.track.Attempt;
 import io.pcapdiag.decode.Endpoint;
+import io.pcapdiag.track.Attempt;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.pcapdiag.rules;
 
 import io.pcapdiag.context.Context;
 import io.pcapdiag.context.Fact;
-import io.pcapdiag.track.Attempt;
 import io.pcapdiag.decode.Endpoint;
+import io.pcapdiag.track.Attempt;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.Iterator;

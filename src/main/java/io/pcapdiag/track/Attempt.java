@@ -1,9 +1,9 @@
 package io.pcapdiag.track;
 
-import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.capture.TimeOrder;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.IcmpKind;
 import io.pcapdiag.decode.IcmpTable;
 import io.pcapdiag.decode.PacketView;

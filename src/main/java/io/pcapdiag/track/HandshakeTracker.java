@@ -1,7 +1,7 @@
 package io.pcapdiag.track;
 
-import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.capture.Frame;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.PacketView;
 import java.util.ArrayDeque;
 import java.util.Iterator;

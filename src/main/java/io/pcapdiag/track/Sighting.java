@@ -1,8 +1,8 @@
 package io.pcapdiag.track;
 
-import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.Frame;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.PacketView;
 
 /**

@@ -1,7 +1,7 @@
 package io.pcapdiag.analysis;
 
-import io.pcapdiag.capture.Reader;
 import io.pcapdiag.capture.Capture;
+import io.pcapdiag.capture.Reader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.pcapdiag.capture.Capture;
-import io.pcapdiag.diagnosis.CaptureSummary;
-import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.CaptureFiles;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.capture.FrameSource;
 import io.pcapdiag.capture.TimeOrderedSource;
 import io.pcapdiag.corpus.CaptureFilesOnDisk;
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.Result;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

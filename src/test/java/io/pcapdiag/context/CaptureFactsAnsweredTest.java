@@ -4,9 +4,9 @@ import static io.pcapdiag.testing.PacketScript.MS;
 import static io.pcapdiag.testing.PacketScript.S;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.testing.PacketScript;
-import io.pcapdiag.decode.Endpoint;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.capture.Reader;
 import io.pcapdiag.capture.Capture;
+import io.pcapdiag.capture.Reader;
 import io.pcapdiag.corpus.CaptureFilesOnDisk;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -11,8 +11,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.pcapdiag.decode.Ip;
 import io.pcapdiag.decode.Endpoint;
+import io.pcapdiag.decode.Ip;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

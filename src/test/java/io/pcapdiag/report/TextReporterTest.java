@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.capture.Reader;
 import io.pcapdiag.capture.Capture;
+import io.pcapdiag.capture.Reader;
 import io.pcapdiag.corpus.CaptureFilesOnDisk;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.Report;

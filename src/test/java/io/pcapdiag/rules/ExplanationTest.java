@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pcapdiag.context.LbIps;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.IcmpTable;
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.diagnosis.Diagnosis;
@@ -17,7 +18,6 @@ import io.pcapdiag.testing.Ipv4Builder;
 import io.pcapdiag.testing.LinkBuilder;
 import io.pcapdiag.testing.PacketScript;
 import io.pcapdiag.track.Attempt;
-import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.track.Sighting;
 import java.util.ArrayList;
 import java.util.List;

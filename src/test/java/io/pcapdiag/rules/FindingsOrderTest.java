@@ -3,8 +3,8 @@ package io.pcapdiag.rules;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pcapdiag.testing.PacketScript;
 import io.pcapdiag.decode.Endpoint;
+import io.pcapdiag.testing.PacketScript;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -3,12 +3,12 @@ package io.pcapdiag.testing;
 import static io.pcapdiag.testing.TcpBuilder.tcp;
 
 import io.pcapdiag.analysis.Analysis;
-import io.pcapdiag.diagnosis.CaptureSummary;
-import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.context.Context;
+import io.pcapdiag.diagnosis.CaptureSummary;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.rules.Finding;
 import java.util.List;
 import java.util.Random;
