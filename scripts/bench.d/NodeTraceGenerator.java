@@ -354,10 +354,7 @@ public final class NodeTraceGenerator {
         }
         Dial d = pickDial(v6);
         Conv c = new Conv(d);
-        c.syn(t);
-        t += d.rtt;
-        c.synAck(t);
-        t += rng.between(3, 30);
+        t = handshake(c, t);
         c.client(t, ACK, null, 0, 0);
         int rounds = d.probe ? 1 : rounds(d.port);
         for (int r = 0; r < rounds; r++) {
@@ -382,13 +379,25 @@ public final class NodeTraceGenerator {
             t += d.rtt;
             c.server(t, ACK, null, 0, 0);
         } else {
-            t += rng.between(5, 2_000);
-            c.client(t, FIN | ACK, null, 0, 0);
-            t += d.rtt;
-            c.server(t, FIN | ACK, null, 0, 0);
-            t += rng.between(3, 30);
-            c.client(t, ACK, null, 0, 0);
+            clientCloses(c, t + rng.between(5, 2_000));
         }
+    }
+
+    /** The SYN at {@code t} and the SYN-ACK a round trip later; returns when the client sends next. */
+    private long handshake(Conv c, long t) {
+        c.syn(t);
+        t += c.d.rtt;
+        c.synAck(t);
+        return t + rng.between(3, 30);
+    }
+
+    /** The client's FIN at {@code t}, the server's a round trip later, the client's last ACK. */
+    private void clientCloses(Conv c, long t) {
+        c.client(t, FIN | ACK, null, 0, 0);
+        t += c.d.rtt;
+        c.server(t, FIN | ACK, null, 0, 0);
+        t += rng.between(3, 30);
+        c.client(t, ACK, null, 0, 0);
     }
 
     /**
@@ -398,21 +407,13 @@ public final class NodeTraceGenerator {
     private void shortConnection(long t, boolean v6) {
         Dial d = pickDial(v6);
         Conv c = new Conv(d);
-        c.syn(t);
-        t += d.rtt;
-        c.synAck(t);
-        t += rng.between(3, 30);
+        t = handshake(c, t);
         Msg request = Msg.binary(rng.between(60, 300), binaryPool, rng.nextInt());
         c.client(t, ACK | PSH, request, 0, request.length());
         t += d.rtt + rng.between(30, 800);
         Msg response = Msg.binary(rng.between(100, 500), binaryPool, rng.nextInt());
         c.server(t, ACK | PSH, response, 0, response.length());
-        t += rng.between(5, 200);
-        c.client(t, FIN | ACK, null, 0, 0);
-        t += d.rtt;
-        c.server(t, FIN | ACK, null, 0, 0);
-        t += rng.between(3, 30);
-        c.client(t, ACK, null, 0, 0);
+        clientCloses(c, t + rng.between(5, 200));
     }
 
     private void refused(long t, boolean v6) {
