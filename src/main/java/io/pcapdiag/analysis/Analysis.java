@@ -199,7 +199,12 @@ public final class Analysis {
             if ((++frames & 0xfff) == 0) {
                 publishProgress(frames);
             }
-            return take(f, summary);
+            try {
+                return take(f, summary);
+            } catch (RuntimeException e) {
+                // On one thread the tracker runs in here, inside the source's read loop: a bug of its is not the reader's.
+                throw new FrameFilter.Failure(e);
+            }
         }
 
         boolean take(Frame f, CaptureSummary s) {
@@ -317,8 +322,12 @@ public final class Analysis {
         // Two stages where there are two cores: this thread reads, counts and decodes; the tracker runs on the other.
         Tracking tracking = pipelined ? new TrackingThread(tracker) : direct;
         Stage stage = new Stage(tracking);
-        for (Frame f = merged.next(stage); f != null; f = merged.next(stage)) {
-            tracking.observe(f);
+        try {
+            for (Frame f = merged.next(stage); f != null; f = merged.next(stage)) {
+                tracking.observe(f);
+            }
+        } catch (FrameFilter.Failure e) {
+            throw e.getCause();
         }
         publishProgress(stage.frames);
         tracking.finish();

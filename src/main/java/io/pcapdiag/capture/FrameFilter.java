@@ -13,4 +13,19 @@ public interface FrameFilter {
 
     /** True when the stage took {@code f}; its bytes are valid only during the call. */
     boolean take(Frame f);
+
+    /**
+     * The stage's own failure (a bug in what it does with a frame, not in reading it), which a source passes on as it
+     * is: it is not the capture's, so it must not cost the capture its remaining frames as a reader failure does.
+     */
+    final class Failure extends RuntimeException {
+        public Failure(RuntimeException cause) {
+            super(cause);
+        }
+
+        @Override
+        public synchronized RuntimeException getCause() {
+            return (RuntimeException) super.getCause();
+        }
+    }
 }

@@ -124,6 +124,8 @@ public final class MergedSource {
         } catch (CaptureException e) {
             listener.problem(h.capture, e);
             h.frame = null;
+        } catch (FrameFilter.Failure e) {
+            throw e;
         } catch (RuntimeException e) {
             // A reader bug costs the rest of this capture, not the report: said in one line, where it happened.
             listener.problem(h.capture, new CaptureException(h.capture.name(), h.source.stats().bytes,

@@ -1,6 +1,8 @@
 package io.pcapdiag.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pcapdiag.testing.Frames;
@@ -76,5 +78,38 @@ class MergedSourceTest {
         assertTrue(said.get(0).startsWith("b.pcap: offset 60: the reader failed (java.lang.NegativeArraySizeException: -12)"),
                 said.get(0));
         assertEquals(List.of("b.pcap", "a.pcap"), ended);
+    }
+
+    @Test
+    void aStagesOwnFailurePassesThroughInsteadOfEndingTheCapture() {
+        Capture a = new Capture(0, "a.pcap");
+        List<String> said = new ArrayList<>();
+        MergedSource m = new MergedSource(List.of(a), c -> source(c, new long[] {10, 20, 30}, -1, null),
+                new MergedSource.Listener() {
+                    @Override
+                    public void opened(Capture c) {
+                    }
+
+                    @Override
+                    public void problem(Capture c, CaptureException e) {
+                        said.add(e.oneLine());
+                    }
+
+                    @Override
+                    public void ended(Capture c, ReadStats stats) {
+                    }
+                });
+        IllegalStateException bug = new IllegalStateException("the tracker's bug");
+        FrameFilter failing = f -> {
+            if (f.nanos == 20) {
+                throw new FrameFilter.Failure(bug);
+            }
+            return false;
+        };
+        assertEquals(10, m.next(failing).nanos);
+        FrameFilter.Failure thrown = assertThrows(FrameFilter.Failure.class, () -> m.next(failing));
+        assertSame(bug, thrown.getCause());
+        assertEquals(List.of(), said, "not said as the capture's problem");
+        assertEquals(30, m.next(failing).nanos, "the capture goes on");
     }
 }
