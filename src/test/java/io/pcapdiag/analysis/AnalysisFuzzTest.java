@@ -1,7 +1,5 @@
 package io.pcapdiag.analysis;
 
-import io.pcapdiag.diagnosis.CaptureSummary;
-import io.pcapdiag.diagnosis.Result;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +10,9 @@ import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.decode.Decoder;
 import io.pcapdiag.decode.PacketView;
+import io.pcapdiag.diagnosis.CaptureSummary;
 import io.pcapdiag.diagnosis.Report;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.report.JsonReporter;
 import io.pcapdiag.report.TextReporter;
 import java.io.PrintWriter;

@@ -1,8 +1,5 @@
 package io.pcapdiag.analysis;
 
-import io.pcapdiag.capture.Reader;
-import io.pcapdiag.diagnosis.CaptureSummary;
-import io.pcapdiag.diagnosis.Result;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +7,10 @@ import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.CaptureException;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.capture.FrameSource;
+import io.pcapdiag.capture.Reader;
 import io.pcapdiag.corpus.CaptureFilesOnDisk;
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Outcome;
 import java.io.IOException;

@@ -1,7 +1,5 @@
 package io.pcapdiag.analysis;
 
-import io.pcapdiag.diagnosis.CaptureSummary;
-import io.pcapdiag.diagnosis.Result;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +9,8 @@ import io.pcapdiag.capture.Frame;
 import io.pcapdiag.capture.FrameSource;
 import io.pcapdiag.capture.ReadStats;
 import io.pcapdiag.corpus.CaptureFilesOnDisk;
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.Result;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

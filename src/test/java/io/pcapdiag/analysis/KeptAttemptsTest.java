@@ -1,9 +1,9 @@
 package io.pcapdiag.analysis;
 
-import io.pcapdiag.diagnosis.Result;
 import static io.pcapdiag.testing.PacketScript.MS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.testing.PacketScript;
 import io.pcapdiag.track.Attempt;

@@ -1,9 +1,9 @@
 package io.pcapdiag.analysis;
 
-import io.pcapdiag.diagnosis.CaptureSummary;
-import io.pcapdiag.diagnosis.Result;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.pcapdiag.diagnosis.CaptureSummary;
+import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.testing.Ipv4Builder;
 import io.pcapdiag.testing.LinkBuilder;
 import io.pcapdiag.testing.PcapWriter;

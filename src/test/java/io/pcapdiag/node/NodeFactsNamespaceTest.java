@@ -1,6 +1,5 @@
 package io.pcapdiag.node;
 
-import org.junit.jupiter.api.Tag;
 import static io.pcapdiag.node.NamespaceLab.inNs;
 import static io.pcapdiag.node.NamespaceLab.sh;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,12 +1,12 @@
 package io.pcapdiag.track;
 
-import io.pcapdiag.decode.Endpoint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.PacketView;
 import io.pcapdiag.testing.Frames;
 import java.util.ArrayList;

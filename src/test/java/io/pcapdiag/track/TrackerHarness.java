@@ -1,10 +1,10 @@
 package io.pcapdiag.track;
 
-import io.pcapdiag.decode.Endpoint;
 import static io.pcapdiag.testing.TcpBuilder.tcp;
 
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.decode.Decoder;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.PacketView;
 import io.pcapdiag.testing.Addresses;
 import io.pcapdiag.testing.Frames;
