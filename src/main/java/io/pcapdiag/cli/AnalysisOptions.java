@@ -89,7 +89,7 @@ public final class AnalysisOptions {
     int listAttempts;
 
     @Option(names = "--max-findings", paramLabel = "N",
-            description = "Findings reported in full, most severe first (default: 50 in text, 1000 in JSON); the attempts of "
+            description = "Findings reported in full, most severe first (default: 50 in text and summary, 1000 in JSON); the attempts of "
                     + "the rest are still counted per pattern.")
     Integer maxFindings;
 
@@ -101,7 +101,8 @@ public final class AnalysisOptions {
         if (maxFindings != null) {
             return maxFindings;
         }
-        return format == Format.text ? TextReporter.DEFAULT_MAX_FINDINGS : JsonReporter.DEFAULT_MAX_FINDINGS;
+        return format == Format.text || format == Format.summary ? TextReporter.DEFAULT_MAX_FINDINGS
+                : JsonReporter.DEFAULT_MAX_FINDINGS;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.pcapdiag.cli;
 import io.pcapdiag.analysis.Analysis;
 import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.Reader;
+import io.pcapdiag.diagnosis.Concern;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.report.EvidenceFiles;
@@ -51,11 +52,19 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Mixin
     AnalysisOptions analysis;
 
-    @Parameters(arity = "1..*", paramLabel = "CAPTURE", description = "pcap/pcapng files; - reads stdin.")
-    List<String> files;
+    @Parameters(arity = "0..*", paramLabel = "CAPTURE", description = "pcap/pcapng files; - reads stdin.")
+    List<String> positional = new ArrayList<>();
 
-    @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
-            description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    @Option(names = "-r", paramLabel = "FILE",
+            description = "A capture to read, as tcpdump -r takes it (repeatable); read before the CAPTURE arguments.")
+    List<String> read = new ArrayList<>();
+
+    /** The captures: -r's, then the arguments'. */
+    private List<String> files;
+
+    @Option(names = {"-o", "-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
+            description = "Report format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). text opens with a table of"
+                    + " the findings, a line each, and explains each below it; summary prints the table alone.")
     Format format;
 
     @Option(names = "--label", paramLabel = "FILE=NODE[/IFACE]",
@@ -68,6 +77,23 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Write one pcapng per listed finding into DIR with only its packets, each commented with its"
                     + " role; Wireshark and tshark open them.")
     Path evidence;
+
+    @Option(names = "--service", paramLabel = "NS/NAME",
+            description = "Keep only the findings that concern this Service (repeatable): its address was dialed (any of"
+                    + " its ports), or a probe came from its load-balancer IP. Needs --cluster, which names Services.")
+    List<String> services = new ArrayList<>();
+
+    @Option(names = "--pod", paramLabel = "NS/NAME",
+            description = "Keep only the findings that concern this pod (repeatable): it is the client, the target, the"
+                    + " responder, or the backend the capture shows the SYN DNAT'ed to. Needs --cluster, which names pods.")
+    List<String> pods = new ArrayList<>();
+
+    @Option(names = "--host", paramLabel = "IP[/LEN]",
+            description = "Keep only the findings that concern these addresses (repeatable; IPv4 or IPv6, a prefix or one"
+                    + " address): the client, the target, the responder or the DNAT'ed backend lies in it. With several of"
+                    + " --service, --pod and --host a finding is kept when it concerns any; the closing line says how many"
+                    + " of all the findings are shown.")
+    List<String> hosts = new ArrayList<>();
 
     @Option(names = "--reader", defaultValue = "builtin", paramLabel = "READER",
             description = "Capture reader: builtin (fast, no native code) or pcap4j (libpcap; must be installed) (default: ${DEFAULT-VALUE}).")
@@ -94,12 +120,22 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        files = new ArrayList<>(read);
+        files.addAll(positional);
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("analyze needs a capture: analyze FILE..., or -r FILE");
+        }
         Reader r = switch (reader) {
             case "builtin" -> Reader.BUILTIN;
             case "pcap4j" -> Reader.PCAP4J;
             default -> throw new IllegalArgumentException("--reader takes builtin or pcap4j, not '" + reader + "'");
         };
         Severity failOn = analysis.failOnSeverity();
+        Concern concern = Concern.of(services, pods, hosts);
+        if (concern.needsNames() && analysis.cluster == null) {
+            throw new IllegalArgumentException((services.isEmpty() ? "--pod" : "--service")
+                    + " needs --cluster: only a cluster snapshot names Services and pods (--host takes addresses)");
+        }
         if (files.stream().filter("-"::equals).count() > 1) {
             throw new IllegalArgumentException("stdin (-) can be read only once");
         }
@@ -119,7 +155,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         int listed = analysis.maxFindings(format);
         Result result = a.finish(listed);
         PrintWriter out = spec.commandLine().getOut();
-        Report report = Report.of(result, listed, null);
+        Report report = Report.of(result, listed, null, concern);
         common.reporter(format, out, null).report(report);
         out.flush();
         if (out.checkError()) {

@@ -29,6 +29,7 @@ public final class CommonOptions {
     Reporter reporter(Format format, PrintWriter out, String node) {
         return switch (format) {
             case text -> new TextReporter(out, useColor());
+            case summary -> new TextReporter(out, useColor(), true);
             case json -> new JsonReporter(out);
             case jsonl -> new JsonLinesReporter(out, node);
         };

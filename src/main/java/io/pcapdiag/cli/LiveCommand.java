@@ -81,9 +81,10 @@ public final class LiveCommand implements Callable<Integer> {
                     + " live.2.pcap... (0 = one file) (default: ${DEFAULT-VALUE}).")
     String writeRotate;
 
-    @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
-            description = "Output: text; jsonl (one JSON object per line: findings, summaries, the final report);"
-                    + " or json (only the final report, one document) (default: ${DEFAULT-VALUE}).")
+    @Option(names = {"-o", "-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
+            description = "Output: text; summary (text whose final report is the table of findings alone); jsonl (one"
+                    + " JSON object per line: findings, summaries, the final report); or json (only the final report,"
+                    + " one document) (default: ${DEFAULT-VALUE}).")
     Format format;
 
     @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "0",

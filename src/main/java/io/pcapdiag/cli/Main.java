@@ -75,9 +75,52 @@ public final class Main implements Runnable {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((ex, commandLine, parsed) -> failed(ex,
                 parsed.subcommand() != null && parsed.subcommand().hasMatchedOption("-v"), commandLine.getErr()));
-        // An argument picocli could not make a value of: a usage error.
-        cl.setExitCodeExceptionMapper(ex -> ExitCodes.USAGE);
+        // A command line picocli could not parse: one line, as every other error; the usage only on --help.
+        cl.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("pcapdiag: " + usageError(ex));
+            err.flush();
+            return ExitCodes.USAGE;
+        });
         return cl;
+    }
+
+    /**
+     * What a command line picocli could not parse says, in the words of pcapdiag's own usage errors ({@code --fail-on
+     * takes warning, error or none, not 'x'}); an unknown command or option names where the list of them is.
+     */
+    static String usageError(CommandLine.ParameterException ex) {
+        CommandLine cmd = ex.getCommandLine();
+        String help = cmd.getCommandSpec().qualifiedName() + " --help";
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String first = u.getUnmatched().get(0);
+            String did = u.getSuggestions().isEmpty() ? "" : " (did you mean " + String.join(" or ", u.getSuggestions()) + "?)";
+            if (first.startsWith("-")) {
+                return "unknown option " + first + did + ": " + help + " lists the options";
+            }
+            if (cmd.getCommandSpec().parent() == null) {
+                return "unknown command " + first + did + ": " + help + " lists the commands";
+            }
+            return "unexpected argument " + first + ": " + help + " says what " + cmd.getCommandName() + " takes";
+        }
+        if (ex instanceof CommandLine.MissingParameterException m && m.getMissing().size() == 1
+                && m.getMissing().get(0) instanceof CommandLine.Model.OptionSpec o) {
+            return o.longestName() + " needs a value: " + o.longestName() + " " + o.paramLabel();
+        }
+        if (ex.getArgSpec() instanceof CommandLine.Model.OptionSpec o && ex.getValue() != null) {
+            List<String> values = new ArrayList<>();
+            if (o.completionCandidates() != null) {
+                o.completionCandidates().forEach(values::add);
+            }
+            String takes = values.isEmpty() ? "a " + o.paramLabel() : values.size() == 1 ? values.get(0)
+                    : String.join(", ", values.subList(0, values.size() - 1)) + " or " + values.get(values.size() - 1);
+            if (o.type() == int.class || o.type() == Integer.class || o.type() == long.class || o.type() == Long.class) {
+                takes = "a whole number";
+            }
+            return o.longestName() + " takes " + takes + ", not '" + ex.getValue() + "'";
+        }
+        String m = ex.getMessage();
+        return m.isEmpty() ? help : Character.toLowerCase(m.charAt(0)) + m.substring(1);
     }
 
     /** What a command's failure prints, and its exit code: a bad argument is a usage error, anything else a bug. */
@@ -86,11 +129,11 @@ public final class Main implements Runnable {
             err.println("pcapdiag: " + ex.getMessage());
             return ExitCodes.USAGE;
         }
-        err.println("pcapdiag: " + ex);
         if (verbose) {
+            err.println("pcapdiag: internal error: " + ex);
             ex.printStackTrace(err);
         } else {
-            err.println("pcapdiag: run with -v for the stack trace");
+            err.println("pcapdiag: internal error: " + ex + " (a bug: rerun with -v for the stack trace and report it)");
         }
         return ExitCodes.INTERNAL;
     }

@@ -7,5 +7,7 @@ public enum Format {
     /** One JSON document (docs/design.md "JSON output"). */
     json,
     /** JSON Lines: one object per line ({@code event}: finding, summary, report) for log pipelines. */
-    jsonl
+    jsonl,
+    /** For people, at a glance: the text report's table of findings, a line each, and its closing lines. */
+    summary
 }

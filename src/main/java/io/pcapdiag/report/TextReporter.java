@@ -29,18 +29,26 @@ import java.util.StringJoiner;
 import java.util.stream.Collectors;
 
 /**
- * The report for people: a summary line per capture, then one block per finding, most severe first;
- * live, a line per finding as it appears and a periodic summary.
+ * The report for people: a table of the findings, a line each ({@link FindingTable}), a summary line per capture, then
+ * one block per finding, most severe first; {@code --format summary} the table alone. Live, a line per finding as it
+ * appears and a periodic summary.
  */
 public final class TextReporter implements Reporter {
     public static final int DEFAULT_MAX_FINDINGS = 50;
     private static final int WIDTH = 100;
     private final PrintWriter out;
     private final boolean color;
+    /** {@code --format summary}: the table and the closing lines, without the captures' lines and the findings' blocks. */
+    private final boolean tableOnly;
 
     public TextReporter(PrintWriter out, boolean color) {
+        this(out, color, false);
+    }
+
+    public TextReporter(PrintWriter out, boolean color, boolean tableOnly) {
         this.out = out;
         this.color = color;
+        this.tableOnly = tableOnly;
     }
 
     @Override
@@ -53,10 +61,18 @@ public final class TextReporter implements Reporter {
     }
 
     private void write(Report r) {
+        if (!r.diagnoses().isEmpty()) {
+            FindingTable.lines(r.diagnoses(), this::paintSeverity).forEach(out::println);
+            out.println();
+        }
+        Result result = r.result();
+        if (tableOnly) {
+            closing(r, result);
+            return;
+        }
         if (r.live() != null) {
             liveHeader(r.live());
         }
-        Result result = r.result();
         for (CaptureSummary s : result.captures()) {
             out.println(captureLine(s));
         }
@@ -65,9 +81,9 @@ public final class TextReporter implements Reporter {
             out.println("tracker: " + t.evicted() + " attempts evicted (table full at " + t.maxOpen()
                     + " open attempts; raise --max-open); evicted attempts without an answer were not judged");
         }
-        for (Diagnosis d : r.diagnoses()) {
+        for (int i = 0; i < r.diagnoses().size(); i++) {
             out.println();
-            finding(d);
+            finding(r.diagnoses().get(i), i);
         }
         if (!r.attempts().isEmpty()) {
             out.println();
@@ -78,7 +94,12 @@ public final class TextReporter implements Reporter {
             }
         }
         out.println();
-        int hidden = r.findingCount() - r.diagnoses().size();
+        closing(r, result);
+    }
+
+    /** The lines that end every text report: what was not listed, and the count of findings. */
+    private void closing(Report r, Result result) {
+        int hidden = r.concerned() - r.diagnoses().size();
         if (hidden > 0) {
             out.println(hidden + " more findings not shown (raise --max-findings " + r.listLimit() + " to see them)");
         }
@@ -86,7 +107,16 @@ public final class TextReporter implements Reporter {
             out.println(e.getValue() + " " + e.getKey().id() + " attempts were counted but not grouped:"
                     + " the bound on distinct findings was reached");
         }
-        out.println(totalLine(result));
+        out.println(totalLine(result) + shown(r));
+    }
+
+    /** With --service, --pod or --host: how many of the findings counted concern them, and so are shown. */
+    static String shown(Report r) {
+        if (r.concern().all()) {
+            return "";
+        }
+        return "; " + r.concerned() + " shown, " + (r.concerned() == 1 ? "the one that concerns " : "those that concern ")
+                + r.concern().said();
     }
 
     /** {@code 14:04:21.865687 10.244.0.18:40001 > 10.96.10.80:8080 bypassed by 10.244.0.19:80 (nat-bypass-reply) ...}. */
@@ -151,7 +181,8 @@ public final class TextReporter implements Reporter {
         return oj.toString();
     }
 
-    private void finding(Diagnosis d) {
+    /** The block of the {@code index}th finding listed (from 0, as the JSON document's {@code findings} counts). */
+    private void finding(Diagnosis d, int index) {
         Finding f = d.finding();
         String sev = f.severity() == Severity.ERROR ? paint("ERROR", "1;31") : paint("WARNING", "1;33");
         out.println(sev + " " + paint(f.pattern().id(), "1") + ": " + f.pattern().title());
@@ -193,7 +224,7 @@ public final class TextReporter implements Reporter {
             out.println("               " + p.summary());
         }
         path(d);
-        out.println("  Wireshark: " + d.displayFilter());
+        displayFilter(d, index);
         if (d.decodeAs() != null) {
             wrap("  Decode as: ", "    ", d.decodeAs() + " (the frames are inside a tunnel Wireshark does not decode on that"
                     + " port by itself: tshark -d " + d.decodeAs() + ", or Analyze > Decode As)");
@@ -212,6 +243,23 @@ public final class TextReporter implements Reporter {
                 wrap("       trade-off: ", "         ", rem.tradeoff());
             }
         }
+    }
+
+    /**
+     * The Wireshark display filter on one line when it fits the report's width; a longer one (hundreds of characters,
+     * a thousand and more with tunnels and several attempts) is one line that no terminal shows and no reader reads,
+     * and a filter broken over lines no longer pastes: the JSON document holds it whole, and --evidence writes the
+     * packets it selects to a file of their own.
+     */
+    private void displayFilter(Diagnosis d, int index) {
+        String lead = "  Wireshark: ";
+        String filter = d.displayFilter();
+        if (lead.length() + filter.length() <= WIDTH) {
+            out.println(lead + filter);
+            return;
+        }
+        wrap(lead, "    ", "the display filter that selects these packets (" + filter.length() + " characters) is"
+                + " .findings[" + index + "].display_filter of --format json; --evidence DIR writes them to a file of their own");
     }
 
     /** {@code 10.96.0.10:53 (svc kube-system/kube-dns:dns)}, or the address alone when the context has no name for it. */
@@ -417,6 +465,12 @@ public final class TextReporter implements Reporter {
         if (iface > 0) {
             out.println("WARNING: the interfaces dropped " + iface + " packets: the picture may be incomplete");
         }
+    }
+
+    /** A severity cell of the table, in the colour of its block's heading. */
+    private String paintSeverity(String cell) {
+        String word = cell.strip();
+        return paint(word, word.equals("ERROR") ? "1;31" : "1;33") + cell.substring(word.length());
     }
 
     private String paint(String s, String ansi) {

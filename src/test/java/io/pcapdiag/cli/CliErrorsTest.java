@@ -46,7 +46,7 @@ class CliErrorsTest {
     void noSubcommandNamesEveryOne() {
         CliRun r = CliRun.of();
         assertEquals(ExitCodes.USAGE, r.code());
-        assertEquals("a subcommand is required: analyze, live, check or node-facts", r.err().lines().findFirst().orElse(""));
+        assertEquals("pcapdiag: a subcommand is required: analyze, live, check or node-facts\n", r.err());
     }
 
     @Test
@@ -102,12 +102,67 @@ class CliErrorsTest {
             System.setIn(new ByteArrayInputStream(refusedPcap()));
             CliRun r = CliRun.of("analyze", "--fail-on", "warning", "-");
             assertEquals(ExitCodes.FINDINGS, r.code(), r.err());
-            assertTrue(r.out().startsWith("-: 2 packets (EN10MB), 1 attempt: 1 refused"), r.out());
+            // The table of findings (its header, one line, a blank line), then the capture's line.
+            assertTrue(r.out().lines().skip(3).findFirst().orElse("").startsWith("-: 2 packets (EN10MB), 1 attempt: 1 refused"),
+                    r.out());
             System.setIn(new ByteArrayInputStream(refusedPcap()));
             assertEquals(ExitCodes.OK, CliRun.of("analyze", "--fail-on", "error", "-").code());
         } finally {
             System.setIn(saved);
         }
+    }
+
+    /**
+     * Every way picocli can refuse a command line, in every command, is one line in pcapdiag's words and exit 2: the
+     * usage text (60 lines) came with each of them; it is for --help.
+     */
+    @Test
+    void badCommandLinesAreOneLineWithoutTheUsage() {
+        String[][] cases = {
+            {"analyze --bogus x.pcap", "unknown option --bogus: pcapdiag analyze --help lists the options"},
+            {"analyze --formt json x.pcap", "unknown option --formt (did you mean --format?): pcapdiag analyze --help lists the options"},
+            {"analyze --format xml x.pcap", "--format takes text, json, jsonl or summary, not 'xml'"},
+            {"analyze -o yaml x.pcap", "--format takes text, json, jsonl or summary, not 'yaml'"},
+            {"analyze --max-findings many x.pcap", "--max-findings takes a whole number, not 'many'"},
+            {"analyze --cluster", "--cluster needs a value: --cluster PATH"},
+            {"analyze -r", "-r needs a value: -r FILE"},
+            {"analyze", "analyze needs a capture: analyze FILE..., or -r FILE"},
+            {"analyze --service web x.pcap", "--service takes NAMESPACE/NAME, not 'web'"},
+            {"analyze --pod default/a/b x.pcap", "--pod takes NAMESPACE/NAME, not 'default/a/b'"},
+            {"analyze --service default/web x.pcap", "--service needs --cluster: only a cluster snapshot names Services and"
+                + " pods (--host takes addresses)"},
+            {"analyze --host 10.0.0.0/33 x.pcap", "--host takes IP or IP/LENGTH (0-32), not '10.0.0.0/33'"},
+            {"analyze --host 2001:db8::/129 x.pcap", "--host takes IP or IP/LENGTH (0-128), not '2001:db8::/129'"},
+            {"analyze --host cluster.local x.pcap", "not an IP address: cluster.local"},
+            {"check --bogus", "unknown option --bogus: pcapdiag check --help lists the options"},
+            {"check -j x", "--jobs takes a whole number, not 'x'"},
+            {"live --bogus", "unknown option --bogus: pcapdiag live --help lists the options"},
+            {"live -o xml", "--format takes text, json, jsonl or summary, not 'xml'"},
+            {"node-facts --bogus", "unknown option --bogus: pcapdiag node-facts --help lists the options"},
+            {"node-facts eth0", "unexpected argument eth0: pcapdiag node-facts --help says what node-facts takes"},
+            {"frobnicate", "unknown command frobnicate: pcapdiag --help lists the commands"},
+            {"anlyze x.pcap", "unknown command anlyze (did you mean analyze?): pcapdiag --help lists the commands"},
+        };
+        for (String[] c : cases) {
+            CliRun r = CliRun.of(c[0].split(" "));
+            assertEquals(ExitCodes.USAGE, r.code(), c[0] + ": " + r.err());
+            assertEquals("pcapdiag: " + c[1] + "\n", r.err(), c[0]);
+            assertEquals("", r.out(), c[0]);
+        }
+    }
+
+    /** tcpdump's -r and kubectl's -o read as the long options do. */
+    @Test
+    void tcpdumpsReadAndKubectlsOutputOptions() {
+        String capture = "captures/closed-port/any.pcap";
+        CliRun longForm = CliRun.of("analyze", "--format", "json", capture);
+        CliRun shortForm = CliRun.of("analyze", "-o", "json", "-r", capture);
+        assertEquals(ExitCodes.OK, shortForm.code(), shortForm.err());
+        assertEquals(longForm.out(), shortForm.out());
+        CliRun two = CliRun.of("analyze", "-o", "jsonl", "-r", capture, "captures/closed-port/cni0.pcap");
+        assertTrue(two.out().contains("\"file\" : \"" + capture + "\"") || two.out().contains("\"file\":\"" + capture + "\""),
+                two.out());
+        assertTrue(two.out().contains("captures/closed-port/cni0.pcap"), two.out());
     }
 
     @Test
