@@ -16,6 +16,11 @@ final class Cursor {
      * lengths and anomaly): the same decoders, the same offsets and checks, fewer fields read.
      */
     boolean fill;
+    /**
+     * The IP packet being decoded is the first fragment of a larger one (more fragments follow): its captured bytes end
+     * where the fragment does, so a message running past them is incomplete, not cut by the capture.
+     */
+    boolean firstFragment;
     /** Set by link decoders: the network protocol (ethertype) of what follows. */
     int netType;
     /** Set by {@link Ipv6#skipExtensions}: the protocol after the extension headers. */

@@ -32,6 +32,7 @@ public final class Decoder {
         c.start = frame.offset;
         c.end = frame.offset + frame.capLen;
         c.netType = 0;
+        c.firstFragment = false;
         int off = LinkTypes.strip(frame.linkType, c, frame.offset, v);
         if (off == LinkTypes.UNSUPPORTED) {
             v.kind = PacketView.Kind.UNDECODABLE;

@@ -48,16 +48,18 @@ final class Ipv4 {
         v.ipPayloadLength = total - ihl;
         // Ethernet pads short frames to 60 bytes: bytes past the IP total length are not IP.
         c.end = Math.min(c.end, off + total);
-        if ((c.u16(off + 6) & 0x1fff) != 0) {
+        int fragment = c.u16(off + 6);
+        if ((fragment & 0x1fff) != 0) {
             return; // a later fragment: no TCP or ICMP header here
         }
+        c.firstFragment |= (fragment & 0x2000) != 0;
         int proto = c.u8(off + 9);
         if (proto == PROTO_TCP) {
             Tcp.decode(c, off + ihl, v);
         } else if (proto == PROTO_ICMP) {
             Icmp.decodeV4(c, off + ihl, v);
-        } else if (proto == Tunnels.PROTO_UDP) {
-            Tunnels.udp(c, off + ihl, v);
+        } else if (proto == Udp.PROTO_UDP) {
+            Udp.decode(c, off + ihl, v);
         } else if (proto == Tunnels.PROTO_IPIP || proto == Tunnels.PROTO_IPV6) {
             Tunnels.ipInIp(c, off + ihl, proto, v);
         }

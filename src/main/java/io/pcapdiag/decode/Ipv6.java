@@ -53,8 +53,8 @@ final class Ipv6 {
             Tcp.decode(c, o, v);
         } else if (c.next == PROTO_ICMPV6) {
             Icmp.decodeV6(c, o, v);
-        } else if (c.next == Tunnels.PROTO_UDP) {
-            Tunnels.udp(c, o, v);
+        } else if (c.next == Udp.PROTO_UDP) {
+            Udp.decode(c, o, v);
         } else if (c.next == Tunnels.PROTO_IPIP || c.next == Tunnels.PROTO_IPV6) {
             Tunnels.ipInIp(c, o, c.next, v);
         }
@@ -73,9 +73,11 @@ final class Ipv6 {
             }
             int len;
             if (next == FRAGMENT) {
-                if ((c.u16(o + 2) & 0xfff8) != 0) {
+                int fragment = c.u16(o + 2);
+                if ((fragment & 0xfff8) != 0) {
                     return LATER_FRAGMENT;
                 }
+                c.firstFragment |= (fragment & 1) != 0;
                 len = 8;
             } else if (next == AH) {
                 len = (c.u8(o + 1) + 2) * 4; // RFC 4302: length in 4-octet units, minus 2

@@ -15,7 +15,7 @@ public final class PacketView {
     public static final int CWR = 0x80;
 
     /** What the packet turned out to be. */
-    public enum Kind { OTHER, TCP, ICMP_ERROR, UNDECODABLE }
+    public enum Kind { OTHER, TCP, UDP, ICMP_ERROR, UNDECODABLE }
 
     public static final int TUNNEL_NONE = 0;
     public static final int TUNNEL_VXLAN = 1;
@@ -42,7 +42,7 @@ public final class PacketView {
     public int ttl;
     /** IP payload length as the header states it (what tcpdump prints as "length"). */
     public int ipPayloadLength;
-    // TCP
+    // TCP and UDP
     public int srcPort;
     public int dstPort;
     public int seq;
@@ -50,6 +50,30 @@ public final class PacketView {
     public int flags;
     public int window;
     public int tcpPayloadLength;
+    // DNS (over UDP): set by the decoder only where {@link #dns} is true
+    /** How many answer addresses a view holds: the first of a message's A and AAAA answers. */
+    public static final int DNS_ADDRESSES = 8;
+    /** The datagram is to or from the DNS port and carries (the start of) a DNS message. */
+    public boolean dns;
+    /** The message could not be read to its end (the anomaly says why); what was read before is set. */
+    public boolean dnsMalformed;
+    /** The transaction id, or -1 when the header itself was cut. */
+    public int dnsId;
+    /** The header's second 16 bits: QR, opcode, AA, TC, RD, RA, Z, AD, CD and the rcode's lower 4 bits. */
+    public int dnsFlags;
+    /** The response code, with EDNS0's upper 8 bits when the message has an OPT record (RFC 6891). */
+    public int dnsRcode;
+    public int dnsQuestions;
+    public int dnsAnswers;
+    /** The first question's name in presentation form ({@code www.example.com}, the root {@code .}), or null. */
+    public String dnsQname;
+    public int dnsQtype;
+    public int dnsQclass;
+    public int dnsAddressCount;
+    public final long[] dnsAddressHi = new long[DNS_ADDRESSES];
+    public final long[] dnsAddressLo = new long[DNS_ADDRESSES];
+    /** EDNS0: the UDP payload size the sender offers, or -1 without an OPT record. */
+    public int dnsEdnsSize;
     // ICMP / ICMPv6 error and the packet it quotes
     public int icmpType;
     public int icmpCode;
@@ -99,9 +123,15 @@ public final class PacketView {
         weird = null;
         tunnelType = TUNNEL_NONE;
         tunnelDepth = 0;
+        dns = false;
     }
 
     public boolean has(int flag) {
         return (flags & flag) != 0;
+    }
+
+    /** A DNS response (QR set), as opposed to a query. */
+    public boolean dnsResponse() {
+        return (dnsFlags & 0x8000) != 0;
     }
 }

@@ -10,7 +10,6 @@ package io.pcapdiag.decode;
 final class Tunnels {
     static final int PROTO_IPIP = 4;
     static final int PROTO_IPV6 = 41;
-    static final int PROTO_UDP = 17;
     static final int VXLAN_PORT = 4789;
     static final int VXLAN_LINUX_PORT = 8472;
     static final int GENEVE_PORT = 6081;
@@ -21,20 +20,7 @@ final class Tunnels {
     private Tunnels() {
     }
 
-    /** A UDP datagram at {@code o}: a tunnel when its destination port is one of the overlays'. */
-    static void udp(Cursor c, int o, PacketView v) {
-        if (!c.has(o, 8)) {
-            return; // the UDP header itself is cut: a UDP packet, as before
-        }
-        int port = c.u16(o + 2);
-        if (port == VXLAN_PORT || port == VXLAN_LINUX_PORT) {
-            vxlan(c, o + 8, port, v);
-        } else if (port == GENEVE_PORT) {
-            geneve(c, o + 8, port, v);
-        }
-    }
-
-    private static void vxlan(Cursor c, int o, int port, PacketView v) {
+    static void vxlan(Cursor c, int o, int port, PacketView v) {
         if (!c.has(o, 8)) {
             outerOnly(v, Weird.TRUNCATED_TUNNEL);
             return;
@@ -47,7 +33,7 @@ final class Tunnels {
         inner(c, o + 8, ETHERTYPE_BRIDGED, PacketView.TUNNEL_VXLAN, vni, port, v);
     }
 
-    private static void geneve(Cursor c, int o, int port, PacketView v) {
+    static void geneve(Cursor c, int o, int port, PacketView v) {
         if (!c.has(o, 8)) {
             outerOnly(v, Weird.TRUNCATED_TUNNEL);
             return;
@@ -83,6 +69,7 @@ final class Tunnels {
             Ipv4.flag(v, Weird.TUNNEL_TOO_DEEP);
             return;
         }
+        PacketView.Kind kind = v.kind;
         int version = v.ipVersion;
         long srcHi = v.srcHi;
         long srcLo = v.srcLo;
@@ -129,7 +116,7 @@ final class Tunnels {
             // The inner packet is broken: counted under its own anomaly, and the view is the outer packet again (an
             // enclosing tunnel level does the same, so the outermost packet is what stands).
             if (outermost) {
-                v.kind = PacketView.Kind.OTHER;
+                v.kind = kind;
             }
             v.ipVersion = version;
             v.srcHi = srcHi;

@@ -20,6 +20,16 @@ public final class Weird {
     public static final String TRUNCATED_TUNNEL = "truncated_tunnel_header";
     /** A VXLAN header without its I flag, a Geneve header of an unknown version. */
     public static final String BAD_TUNNEL_HEADER = "bad_tunnel_header";
+    /** The captured bytes end inside a DNS message (a short snaplen: tcpdump's {@code [|domain]}). */
+    public static final String TRUNCATED_DNS = "truncated_DNS";
+    /** A DNS message whose counts promise records, or whose name runs, past the message's own length. */
+    public static final String DNS_BEYOND_MESSAGE = "DNS_record_beyond_message";
+    /** A DNS label longer than 63 octets (or of a label type no message uses). */
+    public static final String DNS_LABEL_TOO_LONG = "DNS_label_too_long";
+    /** A DNS name longer than 255 octets on the wire. */
+    public static final String DNS_NAME_TOO_LONG = "DNS_name_too_long";
+    /** A DNS name whose compression pointers go on past {@code Dns.MAX_POINTERS}: a loop. */
+    public static final String DNS_COMPRESSION_LOOP = "DNS_compression_loop";
     /** Tunnels nested deeper than the decoder follows. */
     public static final String TUNNEL_TOO_DEEP = "tunnel_nested_too_deep";
 

@@ -87,7 +87,7 @@ public final class CaptureSummary {
         switch (kind) {
             case TCP -> tcp++;
             case ICMP_ERROR -> icmpErrors++;
-            case OTHER -> other++;
+            case OTHER, UDP -> other++; // "other": neither TCP nor an ICMP error
             case UNDECODABLE -> { }
         }
         if (v.weird != null) {

@@ -45,6 +45,17 @@ final class DecodeTesting {
             sb.append(String.format(Locale.ROOT, " tcp %d>%d seq=%x ack=%x flags=%x win=%d plen=%d", v.srcPort, v.dstPort,
                     v.seq, v.ack, v.flags, v.window, v.tcpPayloadLength));
         }
+        if (v.kind == PacketView.Kind.UDP) {
+            sb.append(String.format(Locale.ROOT, " udp %d>%d", v.srcPort, v.dstPort));
+        }
+        if (v.dns) {
+            sb.append(String.format(Locale.ROOT, " dns malformed=%b", v.dnsMalformed));
+            sb.append(String.format(Locale.ROOT, " id=%d flags=%x rcode=%d q=%d an=%d %s/%d/%d edns=%d addrs=", v.dnsId,
+                    v.dnsFlags, v.dnsRcode, v.dnsQuestions, v.dnsAnswers, v.dnsQname, v.dnsQtype, v.dnsQclass, v.dnsEdnsSize));
+            for (int i = 0; i < v.dnsAddressCount; i++) {
+                sb.append(Ip.format(v.dnsAddressHi[i], v.dnsAddressLo[i])).append(',');
+            }
+        }
         if (v.kind == PacketView.Kind.ICMP_ERROR) {
             sb.append(String.format(Locale.ROOT, " icmp %d/%d", v.icmpType, v.icmpCode));
             // Quoted addresses mean something only when a quoted IP header was found (quotedVersion != 0).

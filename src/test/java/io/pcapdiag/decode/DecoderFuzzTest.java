@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pcapdiag.capture.Frame;
+import io.pcapdiag.testing.DnsBuilder;
 import io.pcapdiag.testing.Frames;
 import io.pcapdiag.testing.IcmpBuilder;
 import io.pcapdiag.testing.Ipv4Builder;
@@ -60,8 +61,13 @@ class DecoderFuzzTest {
         byte[] icmp4 = Ipv4Builder.ipv4("10.0.0.2", "10.0.0.1").icmp(IcmpBuilder.v4Unreachable(3, syn4, 64)).build();
         byte[] icmp6 = Ipv6Builder.ipv6("fd00::2", "fd00::1").icmpv6(IcmpBuilder.v6Unreachable(4, syn6, 200)).build();
         byte[] frag = Ipv4Builder.ipv4("10.0.0.1", "10.0.0.2").fragment(3, true).payload(6, new byte[40]).build();
+        byte[] query4 = Ipv4Builder.ipv4("10.0.0.1", "10.96.0.10")
+                .payload(Ipv4Builder.PROTO_UDP, DnsBuilder.udp(40001, 53, DnsBuilder.query(7, "www.example.com", 1).build())).build();
+        byte[] answer6 = Ipv6Builder.ipv6("fd00::a", "fd00::1").payload(Ipv4Builder.PROTO_UDP, DnsBuilder.udp(53, 40001,
+                DnsBuilder.query(8, "kube-dns.kube-system.svc.cluster.local", 28).response(0).answerAaaa("fd00::53")
+                        .answerA("10.96.0.10").opt(1232, 0).build())).build();
         List<Sample> l = new ArrayList<>();
-        for (byte[] ip : List.of(syn4, rst4, syn6, icmp4, icmp6, frag)) {
+        for (byte[] ip : List.of(syn4, rst4, syn6, icmp4, icmp6, frag, query4, answer6)) {
             l.add(new Sample(1, LinkBuilder.ethernet(ip)));
             l.add(new Sample(1, LinkBuilder.ethernet().tag(0x88a8, 1).tag(0x8100, 2).padTo(60).payload(ip)));
             l.add(new Sample(113, LinkBuilder.sll(LinkBuilder.MAC_A, ip)));
@@ -157,11 +163,23 @@ class DecoderFuzzTest {
             assertNotNull(v.weird, d);
             assertTrue(Weird.isTruncation(v.weird), d);
         }
-        // An anomaly inside a tunnel leaves the outer packet standing (OTHER); anywhere else nothing is decoded.
+        // An anomaly inside a tunnel or a DNS message leaves the packet around it standing (the outer UDP datagram, or
+        // for IP in IP the outer IP packet); anywhere else nothing is decoded.
         boolean inTunnel = v.tunnelDepth > 0 || Weird.TRUNCATED_TUNNEL.equals(v.weird) || Weird.BAD_TUNNEL_HEADER.equals(v.weird);
+        boolean inDns = v.dns && v.dnsMalformed;
         if (v.weird != null && !Weird.isTruncation(v.weird)) {
             assertFalse(v.truncated, d);
-            assertEquals(inTunnel ? PacketView.Kind.OTHER : PacketView.Kind.UNDECODABLE, v.kind, d);
+            if (inTunnel || inDns) {
+                assertTrue(v.kind == PacketView.Kind.OTHER || v.kind == PacketView.Kind.UDP, d);
+            } else {
+                assertEquals(PacketView.Kind.UNDECODABLE, v.kind, d);
+            }
+        }
+        if (v.dns) {
+            assertEquals(PacketView.Kind.UDP, v.kind, d);
+            assertEquals(v.dnsMalformed, v.weird != null && v.weird.contains("DNS"), d);
+            assertTrue(v.dnsAddressCount >= 0 && v.dnsAddressCount <= PacketView.DNS_ADDRESSES, d);
+            assertTrue(v.dnsQname == null || v.dnsQname.length() <= 4 * Dns.MAX_NAME, d);
         }
         switch (v.kind) {
             case TCP -> {
@@ -181,6 +199,13 @@ class DecoderFuzzTest {
                 }
                 if (v.truncated) {
                     assertEquals(Weird.TRUNCATED_ICMP_QUOTE, v.weird, d);
+                }
+            }
+            case UDP -> {
+                assertTrue(v.ipVersion == 4 || v.ipVersion == 6, d);
+                assertTrue(v.srcPort >= 0 && v.srcPort <= 65535 && v.dstPort >= 0 && v.dstPort <= 65535, d);
+                if (v.weird != null && !inTunnel && !inDns) {
+                    fail(d);
                 }
             }
             case OTHER -> {

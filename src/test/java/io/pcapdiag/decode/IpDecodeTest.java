@@ -120,13 +120,19 @@ class IpDecodeTest {
     }
 
     @Test
-    void nonTcpProtocolsAreOther() {
+    void udpIsUdpAndOtherProtocolsAreOther() {
         byte[] udp = Ipv4Builder.ipv4("10.0.0.1", "10.0.0.2").payload(17, new byte[12]).build();
         PacketView v = decode(101, udp);
-        assertEquals(PacketView.Kind.OTHER, v.kind);
+        assertEquals(PacketView.Kind.UDP, v.kind);
         assertNull(v.weird);
         byte[] udp6 = Ipv6Builder.ipv6("fd00::1", "fd00::2").payload(17, new byte[12]).build();
-        assertEquals(PacketView.Kind.OTHER, decode(101, udp6).kind);
+        assertEquals(PacketView.Kind.UDP, decode(101, udp6).kind);
+        byte[] udpCut = Ipv4Builder.ipv4("10.0.0.1", "10.0.0.2").payload(17, new byte[6]).build();
+        assertEquals(PacketView.Kind.OTHER, decode(101, udpCut).kind, "no whole UDP header: an IP packet, no more");
+        byte[] gre = Ipv4Builder.ipv4("10.0.0.1", "10.0.0.2").payload(47, new byte[12]).build();
+        assertEquals(PacketView.Kind.OTHER, decode(101, gre).kind);
+        byte[] sctp6 = Ipv6Builder.ipv6("fd00::1", "fd00::2").payload(132, new byte[12]).build();
+        assertEquals(PacketView.Kind.OTHER, decode(101, sctp6).kind);
     }
 
     @Test

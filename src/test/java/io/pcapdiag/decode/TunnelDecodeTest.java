@@ -92,7 +92,7 @@ class TunnelDecodeTest {
         byte[] frame = vxlan(4789, 1, INNER_SYN);
         int vxlanAt = 14 + 20 + 8;
         PacketView v = decodeCut(LinkBuilder.LINKTYPE_ETHERNET, frame, vxlanAt + 4);
-        assertEquals(PacketView.Kind.OTHER, v.kind);
+        assertEquals(PacketView.Kind.UDP, v.kind, "the view is the outer UDP datagram");
         assertEquals("192.168.0.2", Ip.format(v.dstHi, v.dstLo), "the view is the outer packet");
         assertEquals(Weird.TRUNCATED_TUNNEL, v.weird);
         assertTrue(v.truncated);
@@ -103,7 +103,7 @@ class TunnelDecodeTest {
     void innerPacketCutShortIsTruncationNotAnAttempt() {
         byte[] frame = vxlan(4789, 1, INNER_SYN);
         PacketView v = decodeCut(LinkBuilder.LINKTYPE_ETHERNET, frame, frame.length - 10); // inside the inner TCP header
-        assertEquals(PacketView.Kind.OTHER, v.kind);
+        assertEquals(PacketView.Kind.UDP, v.kind, "the view is the outer UDP datagram");
         assertEquals("192.168.0.2", Ip.format(v.dstHi, v.dstLo));
         assertEquals(Weird.TRUNCATED_TCP, v.weird);
         assertTrue(v.truncated);
@@ -113,7 +113,7 @@ class TunnelDecodeTest {
     void vxlanWithoutItsIFlagIsMalformed() {
         byte[] frame = overUdp(4789, new Buf().bytes(vxlanHeader(0x00, 1)).bytes(LinkBuilder.ethernet(INNER_SYN)).toByteArray());
         PacketView v = decode(LinkBuilder.LINKTYPE_ETHERNET, frame);
-        assertEquals(PacketView.Kind.OTHER, v.kind);
+        assertEquals(PacketView.Kind.UDP, v.kind, "the view is the outer UDP datagram");
         assertEquals(Weird.BAD_TUNNEL_HEADER, v.weird);
         assertFalse(v.truncated);
     }
@@ -136,8 +136,10 @@ class TunnelDecodeTest {
 
     @Test
     void otherUdpIsNotATunnel() {
-        PacketView v = decode(LinkBuilder.LINKTYPE_ETHERNET, overUdp(53, new byte[12]));
-        assertEquals(PacketView.Kind.OTHER, v.kind);
+        PacketView v = decode(LinkBuilder.LINKTYPE_ETHERNET, overUdp(5000, new byte[12]));
+        assertEquals(PacketView.Kind.UDP, v.kind);
+        assertEquals(51000, v.srcPort);
+        assertEquals(5000, v.dstPort);
         assertEquals(PacketView.TUNNEL_NONE, v.tunnelType);
         assertNull(v.weird);
     }
