@@ -25,11 +25,13 @@ import java.util.Set;
 public final class OptionsFile {
     public static final String NAME = "pcapdiag.check";
     /**
-     * Options that change what the report is, not what the analysis knows: check decides those. Help and version
+     * Options that change what the report is or what it reads, not what the analysis knows: check decides those (the
+     * captures are the directory's; every finding is compared with the baseline, none filtered out). Help and version
      * ({@link Option#printsNoReport}) are refused too: given here they ended the whole check with an internal error,
      * the report it could not read.
      */
-    private static final Set<String> REPORT_FORM = Set.of("--format", "--evidence", "--label", "--max-findings");
+    private static final Set<String> REPORT_FORM = Set.of("--format", "--evidence", "--label", "--max-findings", "-r",
+            "--service", "--pod", "--host");
 
     /**
      * One of analyze's options as its model describes it: every name it goes by, whether it takes a value and whether

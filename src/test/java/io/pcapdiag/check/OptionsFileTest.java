@@ -17,7 +17,10 @@ class OptionsFileTest {
             new OptionsFile.Option(List.of("--rules"), true, true, false),
             new OptionsFile.Option(List.of("--zone"), true, false, false),
             new OptionsFile.Option(List.of("-f", "--format"), true, false, false),
-            new OptionsFile.Option(List.of("-h", "--help"), false, false, true)));
+            new OptionsFile.Option(List.of("-h", "--help"), false, false, true),
+            new OptionsFile.Option(List.of("-r"), true, false, false),
+            new OptionsFile.Option(List.of("--service"), true, false, false),
+            new OptionsFile.Option(List.of("--host"), true, false, false)));
 
     @TempDir
     Path dir;
@@ -32,7 +35,8 @@ class OptionsFileTest {
     @Test
     void theReportsFormAndHelpAreRefusedByEveryName() throws Exception {
         for (String[] c : new String[][] {{"--format json", "--format"}, {"-f json", "-f"}, {"-qfjson", "-f (in -qfjson)"},
-            {"-qh", "-h (in -qh)"}, {"--help", "--help"}}) {
+            {"-qh", "-h (in -qh)"}, {"--help", "--help"}, {"-r x.pcap", "-r"},
+            {"--service default/web", "--service"}, {"--host 10.0.0.0/8", "--host"}}) {
             Files.writeString(dir.resolve(OptionsFile.NAME), c[0] + "\n");
             OptionsFile.Invalid e = assertThrows(OptionsFile.Invalid.class, () -> FILE.read(dir), c[0]);
             assertTrue(e.getMessage().endsWith(": line 1: " + c[1] + " is not an analysis option (check chooses the"
