@@ -14,6 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The installation the build assembles runs on a Java runtime of the modules pcapdiag uses, linked (jlink) by the build
@@ -46,6 +47,28 @@ class LauncherRuntimeTest {
             assertTrue(modules.contains(module), module + " in " + modules);
         }
         assertTrue(modules.size() < 30, modules.size() + " modules: " + modules);
+    }
+
+    /**
+     * scripts/pcapdiag linked onto a PATH and run from another directory runs the checkout's build: it follows the links
+     * to src/dist/bin/pcapdiag and finds the checkout from there, not from the working directory.
+     */
+    @Test
+    void theCheckoutsLauncherRunsThroughALinkFromAnotherDirectory(@TempDir Path dir) throws Exception {
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Files.createSymbolicLink(bin.resolve("pcapdiag"), PROJECT.resolve("scripts/pcapdiag"));
+        // Found on the PATH by the shell, as a user types it.
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "pcapdiag analyze \"$0\"",
+                PROJECT.resolve("captures/closed-port/any.pcap").toString()).directory(dir.toFile());
+        pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        Path err = dir.resolve("err");
+        pb.redirectError(err.toFile());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "pcapdiag analyze did not finish");
+        assertEquals(0, p.exitValue(), Files.readString(err));
+        assertEquals("", Files.readString(err), "no build, no error");
+        assertTrue(out.contains("connection-refused"), out);
     }
 
     /** The MODULES line of a runtime's release file. */
