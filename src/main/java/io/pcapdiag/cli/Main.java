@@ -138,12 +138,24 @@ public final class Main implements Runnable {
         return ExitCodes.INTERNAL;
     }
 
-    /** Version from the jar manifest, or "dev" when run from classes. */
+    /**
+     * The version and the commit the build wrote (src/dist/build-info): "pcapdiag 0.1.0 (commit v0.1.0-3-g1a2b3c4d5e6f)",
+     * the commit "unknown" for a build from sources without git, and "dev" for classes no build wrote it for.
+     */
     public static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"pcapdiag " + (v == null ? "dev" : v)};
+            java.util.Properties build = new java.util.Properties();
+            try (java.io.InputStream in = Main.class.getResourceAsStream("build.properties")) {
+                if (in == null) {
+                    return new String[] {"pcapdiag dev"};
+                }
+                build.load(in);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return new String[] {"pcapdiag " + build.getProperty("version", "dev") + " (commit "
+                    + build.getProperty("commit", "unknown") + ")"};
         }
     }
 }

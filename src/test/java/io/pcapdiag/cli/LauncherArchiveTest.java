@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * scripts/pcapdiag runs every command with one class-data archive, trained on analyze's runs over the scenarios'
- * captures with and without their cluster snapshots and node facts, on help runs and on a check. The JVM's own logs say
+ * scripts/pcapdiag runs every command with one class-data archive, trained by the build on analyze's runs over the
+ * scenarios' captures with and without their cluster snapshots and node facts, on help runs and on a check. The JVM's own logs say
  * which archive it opened and where each class came from: pcapdiag's, picocli's, and with a snapshot the fabric8
  * Kubernetes model's and Jackson's data binding's (1,337 classes read from the jars without it) come from the archive.
- * Slow: the launcher trains the archive after each build (about 15 s).
+ * Slow: it needs the package phase's installation.
  */
 @Tag("slow")
 class LauncherArchiveTest {
@@ -90,11 +90,11 @@ class LauncherArchiveTest {
 
     @Test
     void everyRunTakesTheOneArchiveAndFindsItsClassesThere(@TempDir Path dir) throws Exception {
-        String archive = PROJECT.resolve("target/pcapdiag.jsa").toString();
+        String archive = PROJECT.resolve("target/pcapdiag/lib/pcapdiag/pcapdiag.jsa").toString();
         List<String> plain = List.of("analyze", SCENARIO + "any.pcap");
         List<String> context = List.of("analyze", "--cluster", SCENARIO + "cluster.json", "--node-facts",
                 SCENARIO + "node-facts.json", SCENARIO + "any.pcap");
-        // The first run after a build trains the archive; the logged runs after it only use it.
+        // The runs the logged ones are compared with.
         String plainOut = run(null, plain);
         String contextOut = run(null, context);
 

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The image, built by scripts/image with podman, runs as the launcher does: {@code analyze} inside it prints a
+ * The image, built by scripts/image with podman from the distribution archive, runs as the launcher does, with the
+ * archive's class data: {@code analyze} inside it prints a
  * capture's golden report byte for byte and fails on bad input with the launcher's own line; {@code live}, run with
  * the DaemonSet's own securityContext and arguments (read from the manifest kubectl renders, mapped to podman's
  * flags) in the lab node's network namespace, finds the lab's connection-refused. Where the machine cannot run
@@ -98,6 +99,14 @@ class ImageSmokeTest {
         Run ctx = run(context, Map.of());
         assertEquals(0, ctx.code(), ctx.err());
         assertEquals(Files.readString(PROJECT.resolve(scenario + "context/any.pcap.expected.txt"), StandardCharsets.UTF_8), ctx.out());
+
+        // The archive's class data serves the image: unpacked by the build's ADD, the jars kept the times it recorded.
+        List<String> logged = new ArrayList<>(podman);
+        logged.addAll(List.of("-e", "PCAPDIAG_JAVA_OPTS=-Xlog:class+load=info", IMAGE, "--version"));
+        Run shared = run(logged, Map.of());
+        assertEquals(0, shared.code(), shared.err());
+        assertTrue(shared.out().contains(" io.pcapdiag.cli.Main source: shared objects file"), shared.out());
+        assertTrue(shared.out().lines().anyMatch(x -> x.matches("pcapdiag 0\\.1\\.0 \\(commit .+\\)")), shared.out());
 
         // Bad input: the launcher's exit code and one line.
         List<String> missing = new ArrayList<>(podman);
