@@ -449,6 +449,38 @@ class ManifestsTest {
         assertNotNull(c.getResources().getLimits().get("memory"));
     }
 
+    /**
+     * The JVM fits the container: the heap is a share of the memory limit the JVM reads from its cgroup (no fixed -Xmx,
+     * which the launcher would otherwise set at 512 MiB whatever the limit), the share leaves the JVM's own memory room,
+     * and the manifest's PCAPDIAG_JAVA_OPTS, which replaces the image's, keeps the image's flags. The pod is
+     * node-critical: scheduled and kept on a node under pressure, where its findings matter most.
+     */
+    @Test
+    void theHeapIsAShareOfTheMemoryLimitAndThePodIsNodeCritical() throws Exception {
+        DaemonSet ds = daemonSet();
+        assertEquals("system-node-critical", ds.getSpec().getTemplate().getSpec().getPriorityClassName());
+        Container c = container(ds);
+        String opts = c.getEnv().stream().filter(e -> e.getName().equals("PCAPDIAG_JAVA_OPTS")).findFirst().orElseThrow().getValue();
+        List<String> flags = List.of(opts.split("\\s+"));
+        assertTrue(flags.stream().noneMatch(f -> f.startsWith("-Xmx") || f.startsWith("-Xms") || f.startsWith("-XX:MaxHeapSize")), opts);
+        String share = flags.stream().filter(f -> f.startsWith("-XX:MaxRAMPercentage=")).findFirst().orElseThrow();
+        double percent = Double.parseDouble(share.substring(share.indexOf('=') + 1));
+        assertTrue(percent >= 25 && percent <= 75, share + ": the JVM needs room beside the heap, and the heap a share");
+        String dockerfile = Files.readString(kubernetes().resolveSibling("docker").resolve("Dockerfile"), StandardCharsets.UTF_8);
+        java.util.regex.Matcher image = java.util.regex.Pattern.compile("(?m)^ENV PCAPDIAG_JAVA_OPTS=\"([^\"]*)\"").matcher(dockerfile);
+        if (image.find()) {
+            assertTrue(flags.containsAll(List.of(image.group(1).split("\\s+"))), "the image's flags " + image.group(1) + " are kept");
+        }
+        // The launcher drops its own heap sizes for a MaxRAMPercentage (an -Xmx would win over it).
+        String launcher = Files.readString(kubernetes().resolve("../../../scripts/pcapdiag").normalize(), StandardCharsets.UTF_8);
+        assertTrue(launcher.contains("-XX:MaxRAMPercentage="), "scripts/pcapdiag gives way to -XX:MaxRAMPercentage");
+        long limit = io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(c.getResources().getLimits().get("memory")).longValueExact();
+        long request = io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(c.getResources().getRequests().get("memory")).longValueExact();
+        assertTrue(request <= limit);
+        // The default --max-open (2^18 attempts, 320 bytes each, and 64 MiB beside them: AnalysisOptions) fits the heap.
+        assertTrue(limit * percent / 100 >= (1L << 18) * 320 + (64L << 20), "the heap holds the default --max-open");
+    }
+
     @Test
     void metricsPortProbesAndScrapeAnnotations() throws Exception {
         DaemonSet ds = daemonSet();
