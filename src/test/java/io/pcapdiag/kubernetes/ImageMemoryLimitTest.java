@@ -33,8 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --cpus} from the container's {@code resources.limits}, its environment, securityContext and arguments, all read
  * from the manifest kubectl renders), in a network namespace that stands for the node, while tcpreplay plays the
  * benchmark's SYN flood (NodeTraceGenerator {@code --syn-flood}, the size scripts/bench uses) into it at the trace's own
- * rate. It must stay up: not killed for memory, still answering {@code /-/healthy} after the flood, having counted the
- * flood's attempts, and it ends on SIGTERM with its report and exit code 0.
+ * rate. The heap the JVM sizes in the container must leave its own memory room, and live must stay up: not killed for
+ * memory, still answering {@code /-/healthy} after the flood, having counted the flood's attempts, and it ends on
+ * SIGTERM with its report and exit code 0.
  */
 @Tag("slow")
 class ImageMemoryLimitTest {
@@ -100,14 +101,28 @@ class ImageMemoryLimitTest {
             live.addAll(List.of("--memory", Long.toString(limitBytes), "--memory-swap", Long.toString(limitBytes),
                     "--cpus", cpus.toPlainString(), "--network", "ns:/run/netns/" + ns));
             for (EnvVar e : c.getEnv()) {
-                // The downward API's node name has no node here: the namespace stands for one.
-                live.addAll(List.of("-e", e.getName() + "=" + (e.getValueFrom() != null ? "memory-limit-node" : e.getValue())));
+                // The downward API's node name has no node here: the namespace stands for one. The JVM also logs the
+                // heap it sized at start (gc+init), to stderr.
+                String value = e.getValueFrom() != null ? "memory-limit-node"
+                        : e.getName().equals("PCAPDIAG_JAVA_OPTS") ? e.getValue() + " -Xlog:gc+init=info:stderr" : e.getValue();
+                live.addAll(List.of("-e", e.getName() + "=" + value));
             }
             live.addAll(ImageSmokeTest.securityFlags(c.getSecurityContext()));
             live.add(IMAGE);
             live.addAll(c.getArgs());
             ok(live);
             waitFor(podman, "capturing on", 120);
+            // The heap the JVM took in the container leaves the JVM's own memory (code, metaspace, threads, the capture
+            // buffer: about 70 MiB through the flood) a quarter of the limit: the launcher's fixed 512 MiB heap did not.
+            Matcher heap = Pattern.compile("Heap Max Capacity: (\\d+)([KMG])").matcher(logs(podman));
+            assertTrue(heap.find(), "the JVM's gc+init log:\n" + logs(podman));
+            long heapBytes = Long.parseLong(heap.group(1)) << switch (heap.group(2)) {
+                case "K" -> 10;
+                case "M" -> 20;
+                default -> 30;
+            };
+            assertTrue(heapBytes <= limitBytes / 4 * 3, "a heap of " + (heapBytes >> 20) + " MiB under a limit of "
+                    + (limitBytes >> 20) + " MiB leaves the JVM's own memory too little");
 
             Run replay = run(List.of("ip", "netns", "exec", ns, "tcpreplay", "-i", "rep0", "--multiplier=1", flood.toString()));
             assertEquals(0, replay.code(), replay.out());
@@ -126,9 +141,10 @@ class ImageMemoryLimitTest {
             double received = sample(metrics, "pcapdiag_capture_received_total", null);
             double dropped = sample(metrics, "pcapdiag_capture_dropped_total", null);
             long peak = peakBytes(podman);
-            System.out.printf(Locale.ROOT, "image live under --memory %s (%d MiB) --cpus %s, %s: SYN flood of %s replayed (%s);"
-                            + " %.0f flood attempts decided, %.0f packets received, %.0f dropped by the kernel; peak memory %s%n",
-                    memory, limitBytes >> 20, cpus.toPlainString(), env(c, "PCAPDIAG_JAVA_OPTS"), flood.getFileName(),
+            System.out.printf(Locale.ROOT, "image live under --memory %s (%d MiB) --cpus %s, %s (heap %d MiB): SYN flood of %s"
+                            + " replayed (%s); %.0f flood attempts decided, %.0f packets received, %.0f dropped by the kernel;"
+                            + " peak memory %s%n",
+                    memory, limitBytes >> 20, cpus.toPlainString(), env(c, "PCAPDIAG_JAVA_OPTS"), heapBytes >> 20, flood.getFileName(),
                     replay.out().lines().filter(l -> l.contains("Rated:")).findFirst().orElse("?").strip(),
                     decided, received, dropped, peak < 0 ? "unknown" : (peak >> 20) + " MiB");
             assertTrue(decided > 100_000, "the flood's attempts were analysed: " + decided);
