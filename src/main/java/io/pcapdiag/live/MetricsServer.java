@@ -1,6 +1,7 @@
 package io.pcapdiag.live;
 
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.ExpositionFormats;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,8 +18,11 @@ import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
- * The metrics endpoint of {@code pcapdiag live}: {@code /metrics} (Prometheus text format 0.0.4), {@code /ready},
- * {@code /-/healthy}. One thread and a selector, no worker pool: a client that connects and never finishes its
+ * The metrics endpoint of {@code pcapdiag live}: {@code /metrics}, {@code /ready}, {@code /-/healthy}. {@code /metrics}
+ * answers in the format the request's Accept header asks for, chosen and written by the Prometheus client's own
+ * exposition writers ({@link ExpositionFormats}): OpenMetrics text for a scraper that asks for
+ * {@code application/openmetrics-text} (Prometheus does by default), the Prometheus protobuf format for one that asks
+ * for it, the text format 0.0.4 otherwise. One thread and a selector, no worker pool: a client that connects and never finishes its
  * request holds a few bytes of buffer, not a thread, so a liveness probe is answered at once whatever other clients
  * do. The JDK server behind the Prometheus client's exporter reads each request on a pool thread without a time
  * limit: ten stalled connections kept {@code /-/healthy} from answering for 30 to 60 s, and with hostNetwork and a
@@ -41,7 +45,7 @@ public final class MetricsServer implements AutoCloseable {
     private final Selector selector;
     private final Thread thread;
     private final List<Conn> conns = new ArrayList<>();
-    private final PrometheusTextFormatWriter text = new PrometheusTextFormatWriter(false);
+    private final ExpositionFormats formats = ExpositionFormats.init();
     private volatile boolean stopping;
     private volatile int open;
 
@@ -188,10 +192,11 @@ public final class MetricsServer implements AutoCloseable {
         byte[] body;
         switch (path) {
             case "/metrics" -> {
+                ExpositionFormatWriter writer = formats.findWriter(header(head, "accept"));
                 ByteArrayOutputStream b = new ByteArrayOutputStream(16 * 1024);
-                text.write(b, registry.scrape());
+                writer.write(b, registry.scrape());
                 body = b.toByteArray();
-                type = PrometheusTextFormatWriter.CONTENT_TYPE;
+                type = writer.getContentType();
             }
             case "/-/healthy" -> body = "Exporter is healthy.\n".getBytes(StandardCharsets.UTF_8);
             case "/ready" -> {
@@ -206,6 +211,15 @@ public final class MetricsServer implements AutoCloseable {
             }
         }
         respond(c, now, code, type, headOnly ? new byte[0] : body, body.length);
+    }
+
+    /** The values of the request head's header {@code name} (any case), joined by commas as RFC 9110 allows; null if none. */
+    static String header(String head, String name) {
+        String joined = head.lines().skip(1)
+                .filter(l -> l.length() > name.length() && l.charAt(name.length()) == ':' && l.regionMatches(true, 0, name, 0, name.length()))
+                .map(l -> l.substring(name.length() + 1).strip())
+                .collect(java.util.stream.Collectors.joining(","));
+        return joined.isEmpty() ? null : joined;
     }
 
     private void respond(Conn c, long now, int code, String type, byte[] body) throws IOException {

@@ -33,10 +33,41 @@ import org.junit.jupiter.api.io.TempDir;
 class AlertRulesTest {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
+    private static Path kubernetes() {
+        return Path.of(System.getProperty("pcapdiag.project.dir", ".")).toAbsolutePath().normalize().resolve("src/main/kubernetes");
+    }
+
     private static JsonNode rule() throws IOException {
-        Path dir = Path.of(System.getProperty("pcapdiag.project.dir", ".")).toAbsolutePath().normalize()
-                .resolve("src/main/kubernetes");
-        return YAML.readTree(dir.resolve("prometheusrule.yaml").toFile());
+        return YAML.readTree(kubernetes().resolve("monitoring/prometheusrule.yaml").toFile());
+    }
+
+    private static String expr(String alert) throws IOException {
+        for (JsonNode group : rule().get("spec").get("groups")) {
+            for (JsonNode r : group.get("rules")) {
+                if (alert.equals(r.path("alert").asText())) {
+                    return r.get("expr").asText();
+                }
+            }
+        }
+        throw new AssertionError("no alert " + alert);
+    }
+
+    /**
+     * PcapdiagCaptureDown reads {@code up} of the job the shipped PodMonitor gives its targets: the value of the pods'
+     * label named by its jobLabel (prometheus-operator's relabeling), and the rule tests feed it that job.
+     */
+    @Test
+    void captureDownWatchesTheJobOfTheShippedPodMonitor() throws Exception {
+        JsonNode podMonitor = YAML.readTree(kubernetes().resolve("monitoring/podmonitor.yaml").toFile());
+        JsonNode daemonSet = YAML.readTree(kubernetes().resolve("base/daemonset.yaml").toFile());
+        String job = daemonSet.at("/spec/template/metadata/labels").get(podMonitor.at("/spec/jobLabel").asText()).asText();
+        assertEquals("pcapdiag", job);
+        assertTrue(expr("PcapdiagCaptureDown").contains("up{job=\"" + job + "\"}"), expr("PcapdiagCaptureDown"));
+        String tests;
+        try (InputStream in = AlertRulesTest.class.getResourceAsStream("alerts-test.yaml")) {
+            tests = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertTrue(tests.contains("'up{job=\"" + job + "\","), "the rule tests scrape the PodMonitor's job");
     }
 
     @Test
