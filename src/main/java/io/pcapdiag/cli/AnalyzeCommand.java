@@ -51,7 +51,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Mixin
     AnalysisOptions analysis;
 
-    @Parameters(arity = "1..*", paramLabel = "CAPTURE", description = "pcap/pcapng files; - reads stdin.")
+    @Parameters(arity = "1..*", paramLabel = "CAPTURE", description = "pcap/pcapng files; - reads stdin; a bundle of"
+            + " pcapdiag collect (its directory or .tar.gz) gives its captures, node facts and cluster snapshot.")
     List<String> files;
 
     @Option(names = {"-f", "--format"}, defaultValue = "text", paramLabel = "FORMAT",
@@ -100,6 +101,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--reader takes builtin or pcap4j, not '" + reader + "'");
         };
         Severity failOn = analysis.failOnSeverity();
+        files = BundleInputs.bundles(files, labels, analysis, ErrLines.to(spec.commandLine().getErr(), spec.commandLine().getErr()));
         if (files.stream().filter("-"::equals).count() > 1) {
             throw new IllegalArgumentException("stdin (-) can be read only once");
         }
