@@ -96,6 +96,12 @@ public final class CollectCommand implements Callable<Integer> {
             description = "Kernel capture buffer per interface (default: ${DEFAULT-VALUE}).")
     String bufferSize;
 
+    @Option(names = "--work-dir", paramLabel = "DIR",
+            description = "Where the capture is written before it is packed into a .tar.gz (default: beside -o FILE; for"
+                    + " -o -, the temporary directory). A container with a read-only root file system needs a writable"
+                    + " volume here.")
+    Path workDir;
+
     @Option(names = "--force", negatable = false, description = "Replace an existing output file or directory.")
     boolean force;
 
@@ -121,7 +127,6 @@ public final class CollectCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--kubeconfig and --no-cluster contradict each other");
         }
         InterfacePatterns patterns = InterfacePatterns.parse(interfaces);
-        Output out = Output.of(output, force);
         Libpcap.prepareNativeDir();
         if (System.getProperty("org.slf4j.simpleLogger.log.org.pcap4j") == null) {
             System.setProperty("org.slf4j.simpleLogger.log.org.pcap4j", "error");
@@ -131,6 +136,7 @@ public final class CollectCommand implements Callable<Integer> {
             err.println("pcapdiag: " + cannot);
             return ExitCodes.NO_INPUT;
         }
+        Output out = Output.of(output, force, workDir);
         String why = noCluster ? "--no-cluster" : noApiServer(kubeconfig, System.getenv());
         Collect.Settings settings = new Collect.Settings(new CaptureSettings(patterns, CaptureFilter.DEFAULT, snaplen,
                 (int) buffer, false, null, 0), String.join(",", patterns.patterns()), nanos, TimeUnit.SECONDS.toNanos(2), node,
@@ -212,9 +218,19 @@ public final class CollectCommand implements Callable<Integer> {
      * @param named  false when -o was not given: the archive is named after the node and the time
      */
     private record Output(Path path, boolean tar, Path work, boolean named) {
-        static Output of(String output, boolean force) throws IOException {
+        static Output of(String output, boolean force, Path workDir) {
+            try {
+                return make(output, force, workDir);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot make the bundle's working directory: " + IoReasons.of(e)
+                        + " (--work-dir names a writable one)");
+            }
+        }
+
+        private static Output make(String output, boolean force, Path workDir) throws IOException {
             if ("-".equals(output)) {
-                return new Output(null, true, Files.createTempDirectory("pcapdiag-collect-"), true);
+                return new Output(null, true, workDir != null ? Files.createTempDirectory(workDir, "pcapdiag-collect-")
+                        : Files.createTempDirectory("pcapdiag-collect-"), true);
             }
             boolean defaulted = output == null;
             Path p = Path.of(defaulted ? "pcapdiag-collect.tar.gz" : output);
@@ -227,7 +243,8 @@ public final class CollectCommand implements Callable<Integer> {
                 if (!defaulted && Files.exists(p) && !force) {
                     throw new IllegalArgumentException("--output " + p + " exists (--force replaces it)");
                 }
-                return new Output(defaulted ? null : p, true, Files.createTempDirectory(parent, ".pcapdiag-collect-"), !defaulted);
+                return new Output(defaulted ? null : p, true,
+                        Files.createTempDirectory(workDir != null ? workDir : parent, ".pcapdiag-collect-"), !defaulted);
             }
             if (Files.exists(p)) {
                 if (!Files.isDirectory(p)) {

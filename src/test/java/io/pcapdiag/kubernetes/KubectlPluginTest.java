@@ -159,7 +159,8 @@ class KubectlPluginTest {
         assertEquals(List.of(
                 "get pods -n pcapdiag -l app.kubernetes.io/name=pcapdiag -o jsonpath={range .items[*]}{.metadata.name}"
                         + " {.spec.nodeName} {.status.phase}{\"\\n\"}{end}",
-                "exec -n pcapdiag pcapdiag-abcde -c pcapdiag -- /opt/pcapdiag/scripts/pcapdiag collect -o - --duration 5s -i eth0,cni0"),
+                "exec -n pcapdiag pcapdiag-abcde -c pcapdiag -- /opt/pcapdiag/scripts/pcapdiag collect -o - --duration 5s -i eth0,cni0"
+                        + " --work-dir /dev/shm"),
                 calls);
         Path sc = io.pcapdiag.corpus.CaptureFilesOnDisk.projectDir().resolve("captures/hairpin-no-brnf");
         String separate = analyze("--format", "json", "--cluster", sc.resolve("cluster.json").toString(), "--node-facts",
