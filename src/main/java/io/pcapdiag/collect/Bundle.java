@@ -67,8 +67,8 @@ public final class Bundle {
             throw new IOException("no such file");
         }
         Path parent = path.toAbsolutePath().getParent();
-        Path work = Files.isWritable(parent) ? Files.createTempDirectory(parent, ".pcapdiag-unpack-")
-                : Files.createTempDirectory("pcapdiag-unpack-");
+        boolean beside = Files.isWritable(parent);
+        Path work = beside ? Files.createTempDirectory(parent, ".pcapdiag-unpack-") : Files.createTempDirectory("pcapdiag-unpack-");
         boolean moved = false;
         try {
             String top;
@@ -85,18 +85,21 @@ public final class Bundle {
             Manifest manifest = Manifest.read(unpacked);
             String name = top != null ? top : baseName(path);
             Path target = work.getParent().resolve(name);
+            // Beside the archive, named as the user named the archive's directory; else (a directory it cannot write
+            // in) in the temporary directory, where it stays for the evidence frames to be opened.
+            Path dir = beside ? relative(path, target) : target;
             if (Files.exists(target)) {
                 if (sameManifest(target, unpacked)) {
-                    say.accept(path + ": read as unpacked before, in " + shown(path, target));
-                    return new Opened(relative(path, target), Manifest.read(target));
+                    say.accept(path + ": read as unpacked before, in " + dir + "/");
+                    return new Opened(dir, Manifest.read(target));
                 }
-                throw new IOException("it unpacks into " + shown(path, target) + ", which is there already and holds"
+                throw new IOException("it unpacks into " + dir + "/, which is there already and holds"
                         + " something else: move it away, or unpack the archive elsewhere (tar xzf) and analyze that directory");
             }
             Files.move(unpacked, target);
             moved = top == null;
-            say.accept(path + ": unpacked into " + shown(path, target));
-            return new Opened(relative(path, target), manifest);
+            say.accept(path + ": unpacked into " + dir + "/");
+            return new Opened(dir, manifest);
         } finally {
             if (!moved) {
                 delete(work);
@@ -108,10 +111,6 @@ public final class Bundle {
     private static Path relative(Path archive, Path target) {
         Path parent = archive.getParent();
         return parent == null ? target.getFileName() : parent.resolve(target.getFileName());
-    }
-
-    private static String shown(Path archive, Path target) {
-        return relative(archive, target) + "/";
     }
 
     private static boolean sameManifest(Path a, Path b) throws IOException {
