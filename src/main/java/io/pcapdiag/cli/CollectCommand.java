@@ -52,7 +52,8 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:the bundle is written (its manifest says what it could not take, and why)",
             "2:usage error, or the output cannot be written there",
-            "3:no interface could be captured (no libpcap, no privilege, no such interface); the bundle holds the rest",
+            "3:no interface could be captured: without libpcap or the privilege nothing is written; else (no such"
+                    + " interface) the bundle holds the rest and says why",
             ExitCodes.INTERNAL_HELP,
             "5:writing the bundle failed (disk full, or the reader of standard output went away)"})
 public final class CollectCommand implements Callable<Integer> {
