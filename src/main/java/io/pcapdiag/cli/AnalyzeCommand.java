@@ -52,7 +52,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Mixin
     AnalysisOptions analysis;
 
-    @Parameters(arity = "0..*", paramLabel = "CAPTURE", description = "pcap/pcapng files; - reads stdin.")
+    @Parameters(arity = "0..*", paramLabel = "CAPTURE", description = "pcap/pcapng files; - reads stdin; a bundle of"
+            + " pcapdiag collect (its directory or .tar.gz) gives its captures, node facts and cluster snapshot.")
     List<String> positional = new ArrayList<>();
 
     @Option(names = "-r", paramLabel = "FILE",
@@ -131,6 +132,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--reader takes builtin or pcap4j, not '" + reader + "'");
         };
         Severity failOn = analysis.failOnSeverity();
+        // A bundle gives its captures and, unless the command line does, its node facts and cluster snapshot.
+        files = BundleInputs.bundles(files, labels, analysis, ErrLines.to(spec.commandLine().getErr(), spec.commandLine().getErr()));
         Concern concern = Concern.of(services, pods, hosts);
         if (concern.needsNames() && analysis.cluster == null) {
             throw new IllegalArgumentException((services.isEmpty() ? "--pod" : "--service")

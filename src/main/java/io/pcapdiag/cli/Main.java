@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 
 /** Entry point: {@code pcapdiag analyze|live|check|node-facts ...}. */
 @Command(name = "pcapdiag", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {AnalyzeCommand.class, LiveCommand.class, CheckCommand.class, NodeFactsCommand.class,
+        subcommands = {AnalyzeCommand.class, LiveCommand.class, CheckCommand.class, NodeFactsCommand.class, CollectCommand.class,
             CommandLine.HelpCommand.class},
         description = "Node-level packet-capture analyzer for Kubernetes: pairs every TCP SYN with what answered it "
                 + "and names what Kubernetes service networking did wrong.",
