@@ -221,6 +221,45 @@ public final class Snapshot {
      * whole.
      */
     private static int yaml(Path f, Reader r, Sink sink) throws ClusterException, IOException {
+        Object[] outcome = new Object[1];
+        Thread reader = new Thread(null, () -> {
+            try {
+                outcome[0] = yamlHere(f, r, sink);
+            } catch (ClusterException | IOException | RuntimeException | Error e) {
+                outcome[0] = e;
+            }
+        }, "pcapdiag-yaml", YAML_STACK);
+        reader.start();
+        try {
+            reader.join();
+        } catch (InterruptedException e) {
+            reader.interrupt();
+            Thread.currentThread().interrupt();
+            throw new ClusterException(f + ": interrupted while read", e);
+        }
+        if (outcome[0] instanceof Integer documents) {
+            return documents;
+        }
+        if (outcome[0] instanceof ClusterException e) {
+            throw e;
+        }
+        if (outcome[0] instanceof IOException e) {
+            throw e;
+        }
+        if (outcome[0] instanceof RuntimeException e) {
+            throw e;
+        }
+        throw (Error) outcome[0];
+    }
+
+    /**
+     * The stack a YAML file is read on. snakeyaml-engine composes and constructs a node by recursion, and the
+     * conversion to a tree recurses again, about fifteen frames a level: the 1,000 levels JSON is allowed need more
+     * than a thread's default (a block mapping 1,000 deep overflowed the launcher's main thread).
+     */
+    private static final long YAML_STACK = 64L << 20;
+
+    private static int yamlHere(Path f, Reader r, Sink sink) throws ClusterException, IOException {
         boolean[] streamed = new boolean[1];
         int[] document = new int[1];
         boolean notObjects = false;
@@ -239,6 +278,8 @@ public final class Snapshot {
                 streamed[0] = false;
                 document[0]++;
             }
+        } catch (YamlItems.Limit e) {
+            throw new ClusterException(f + ": line " + e.line() + ": " + e.getMessage() + "; not read", e);
         } catch (MarkedYamlEngineException e) {
             int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(1);
             throw new ClusterException(f + ": line " + line + ": not YAML: " + e.getProblem(), e);

@@ -145,6 +145,42 @@ class MalformedContextTest {
     }
 
     /**
+     * A YAML snapshot with a node that contains itself, or nested past JSON's 1,000 levels, ends the run in one line
+     * naming the file and exit 2 (usage), not in a StackOverflowError, a thousand lines of stack and exit 1 (which a CI
+     * gate reads as findings); under check, that directory alone fails and the others keep their results (the whole
+     * check ended in exit 4).
+     */
+    @Test
+    void aYamlSnapshotPastTheLimitsIsOneLineAndUnderCheckItsDirectoryAlone(@TempDir Path dir) throws Exception {
+        Path scenario = PROJECT.resolve("captures/policy-reject");
+        Path self = Files.writeString(dir.resolve("self.yaml"), "apiVersion: v1\nkind: Pod\nmetadata: &m {name: a, namespace: b, x: *m}\n");
+        Path deep = Files.writeString(dir.resolve("deep.yaml"), "apiVersion: v1\nkind: List\nitems:\n- "
+                + "[".repeat(1_500) + "]".repeat(1_500) + "\n");
+        for (Path f : List.of(self, deep)) {
+            CliRun r = CliRun.of("analyze", "--cluster", f.toString(), scenario.resolve("any.pcap").toString());
+            assertEquals(ExitCodes.USAGE, r.code(), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertTrue(r.err().startsWith("pcapdiag: --cluster " + f + ": line "), r.err());
+        }
+
+        Path checked = Files.createDirectories(dir.resolve("checked"));
+        for (String name : List.of("a-good", "b-bad", "c-good")) {
+            Path d = Files.createDirectories(checked.resolve(name));
+            Files.copy(scenario.resolve("any.pcap"), d.resolve("any.pcap"));
+            Files.copy(scenario.resolve("cluster.json"), d.resolve("cluster.json"));
+            Files.writeString(d.resolve("pcapdiag.check"), "--cluster " + (name.equals("b-bad") ? "../../self.yaml" : "cluster.json") + "\n");
+        }
+        CliRun.of("check", "--update", checked.toString()); // the baselines of the good directories
+        CliRun r = CliRun.of("check", checked.toString());
+        assertEquals(ExitCodes.FINDINGS, r.code(), r.out() + r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals("FAIL    " + checked.resolve("b-bad/any.pcap") + ": " + checked.resolve("b-bad/pcapdiag.check") + ": --cluster "
+                + self + ": line 3: alias *m inside the node &m it names: a structure that"
+                + " contains itself; not read", lines.get(0));
+        assertEquals("2 passed, 1 failed", lines.get(lines.size() - 1), r.out());
+    }
+
+    /**
      * Random changes, one to four at a time, to every scenario's snapshot and node facts (a value replaced by null, an
      * empty or odd string, a number out of range, an empty list or object, a selector, a port or a block of another
      * shape, or removed): no run ends in exit code 4. Slow: 3,000 runs over the snapshots, 1,000 over the node facts.
