@@ -142,7 +142,7 @@ public final class Checker {
                 if (window.size() >= 4 * jobs) {
                     emit(window.poll(), all, sink);
                 }
-                window.add(pool.submit(() -> check(item)));
+                window.add(pool.submit(() -> alone(item)));
             }
             while (!window.isEmpty()) {
                 emit(window.poll(), all, sink);
@@ -162,6 +162,22 @@ public final class Checker {
         }
         all.add(c);
         sink.accept(c);
+    }
+
+    /**
+     * {@link #check}, a failure of which fails this capture alone: the other directories keep their results (a
+     * snapshot whose reading overflowed the stack ended the whole check in exit 4).
+     */
+    private Case alone(Item item) {
+        long t0 = System.nanoTime();
+        try {
+            return check(item);
+        } catch (RuntimeException | StackOverflowError e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName()
+                    : e.getClass().getSimpleName() + ": " + e.getMessage().lines().findFirst().orElse("");
+            return new Case(item.name(), Status.FAILED, "not analysed: pcapdiag analyze failed (" + why + ")", List.of(),
+                    System.nanoTime() - t0);
+        }
     }
 
     Case check(Item item) {

@@ -137,8 +137,8 @@ public final class ClusterIndex {
         for (EndpointSlice es : slicesByService.getOrDefault(key, List.of())) {
             Integer matched = null;
             for (EndpointPort p : es.getPorts() == null ? List.<EndpointPort>of() : es.getPorts()) {
-                if (Objects.equals(emptyToNull(p.getName()), emptyToNull(want))) {
-                    matched = p.getPort();
+                if (Objects.equals(emptyToNull(p.getName()), emptyToNull(want)) && p.getPort() != null && BadValues.port(p.getPort())) {
+                    matched = p.getPort(); // a port out of range is skipped (BadValues): no packet has it
                 }
             }
             if (matched == null && m.port() != null) {
@@ -241,7 +241,8 @@ public final class ClusterIndex {
 
     /** An IP literal as pcapdiag's address, or empty for "None", "" and names. */
     static Optional<io.pcapdiag.decode.Endpoint> address(String ip) {
-        if (ip == null || ip.isEmpty() || ip.equals("None")) {
+        // A zone (fe80::1%eth0) names an interface of the machine reading it, never part of a cluster's address.
+        if (ip == null || ip.isEmpty() || ip.equals("None") || ip.indexOf('%') >= 0) {
             return Optional.empty();
         }
         try {

@@ -200,26 +200,69 @@ public final class Policies {
         return and(ns, podSel);
     }
 
+    /**
+     * Whether an ipBlock holds the address: in {@code cidr} and in none of {@code except}. A block that cannot be read
+     * (the API server refuses it, so the snapshot was changed; {@link BadValues} says so at load) is judged as far as
+     * what can be read decides: a block of the other family never holds the address, a readable cidr that does not
+     * hold it or a readable except that does decide alone; otherwise whether it holds the address is unknown, and so is
+     * the policy's answer unless another peer or rule admits.
+     */
     private static Boolean ipBlock(IPBlock b, Endpoint address) {
-        try {
-            if (!InterfaceAddress.parse(b.getCidr()).contains(address.withoutPort())) {
+        Endpoint a = address.withoutPort();
+        Optional<InterfaceAddress> cidr = block(b.getCidr());
+        Boolean in;
+        if (cidr.isPresent()) {
+            in = cidr.get().contains(a);
+        } else {
+            in = otherFamily(b.getCidr(), a) ? false : null;
+        }
+        if (Boolean.FALSE.equals(in)) {
+            return false;
+        }
+        for (String except : list(b.getExcept())) {
+            Optional<InterfaceAddress> e = block(except);
+            if (e.isPresent() ? e.get().contains(a) : false) {
                 return false;
             }
-            for (String except : list(b.getExcept())) {
-                if (InterfaceAddress.parse(except).contains(address.withoutPort())) {
-                    return false;
-                }
+            if (e.isEmpty() && !otherFamily(except, a)) {
+                in = null;
             }
-            return true;
-        } catch (IllegalArgumentException e) {
-            return null;
         }
+        return in;
     }
 
+    /** What {@link #ipBlock} says of a block it cannot read, for the line that names it. */
+    static final String UNREADABLE_BLOCK = ", so whether this peer admits an address it might hold is unknown";
+    /** What {@link #anyPort} says of a port it cannot read. */
+    static final String UNREADABLE_PORT = ", so whether this rule admits a port it might name is unknown";
+
+    private static Optional<InterfaceAddress> block(String cidr) {
+        if (cidr == null || BadValues.unreadableCidr(cidr).isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(InterfaceAddress.parse(cidr));
+    }
+
+    /** Whether the address part of an unreadable block is of the other family than {@code a} (known by its form). */
+    private static boolean otherFamily(String cidr, Endpoint a) {
+        if (cidr == null) {
+            return false;
+        }
+        int slash = cidr.indexOf('/');
+        Optional<Endpoint> at = ClusterIndex.address(slash < 0 ? cidr : cidr.substring(0, slash));
+        return at.isPresent() && at.get().isV4() != a.isV4();
+    }
+
+    /**
+     * Whether some port entry admits the TCP port. An entry whose port or endPort the API server would refuse (out of
+     * 1-65535, endPort below port) cannot say which ports it meant: it admits none for certain, and makes the answer
+     * unknown unless another entry admits.
+     */
     private static Boolean anyPort(List<NetworkPolicyPort> ports, int port, Pod to) {
         if (ports == null || ports.isEmpty()) {
             return true;
         }
+        Boolean any = false;
         for (NetworkPolicyPort p : ports) {
             if (p.getProtocol() != null && !p.getProtocol().equals("TCP")) {
                 continue;
@@ -231,14 +274,16 @@ public final class Policies {
             if (want.getIntVal() != null) {
                 int lo = want.getIntVal();
                 int hi = p.getEndPort() != null ? p.getEndPort() : lo;
-                if (port >= lo && port <= hi) {
+                if (!BadValues.port(lo) || !BadValues.port(hi) || hi < lo) {
+                    any = or(any, null);
+                } else if (port >= lo && port <= hi) {
                     return true;
                 }
             } else if (want.getStrVal() != null && namedPort(to, want.getStrVal()) == port) {
                 return true;
             }
         }
-        return false;
+        return any;
     }
 
     private static int namedPort(Pod p, String name) {

@@ -4,12 +4,16 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
@@ -120,7 +124,8 @@ public final class Snapshot {
             List<Problem> found = new ArrayList<>();
             Read read = parse(f, (at, o) -> add(model, b, at, o, found, loaded, skipped, seen));
             for (Problem p : found) {
-                problems.add(f + ": " + p.at().path(read.documents() > 1) + ": " + p.text());
+                // A value's line continues its object's path: $.items[3].status.podIP: ...
+                problems.add(f + ": " + p.at().path(read.documents() > 1) + (p.text().startsWith(".") ? "" : ": ") + p.text());
             }
             if (read.rest() != null) {
                 skipped.merge("text after the last document", 1, Integer::sum);
@@ -221,6 +226,45 @@ public final class Snapshot {
      * whole.
      */
     private static int yaml(Path f, Reader r, Sink sink) throws ClusterException, IOException {
+        Object[] outcome = new Object[1];
+        Thread reader = new Thread(null, () -> {
+            try {
+                outcome[0] = yamlHere(f, r, sink);
+            } catch (ClusterException | IOException | RuntimeException | Error e) {
+                outcome[0] = e;
+            }
+        }, "pcapdiag-yaml", YAML_STACK);
+        reader.start();
+        try {
+            reader.join();
+        } catch (InterruptedException e) {
+            reader.interrupt();
+            Thread.currentThread().interrupt();
+            throw new ClusterException(f + ": interrupted while read", e);
+        }
+        if (outcome[0] instanceof Integer documents) {
+            return documents;
+        }
+        if (outcome[0] instanceof ClusterException e) {
+            throw e;
+        }
+        if (outcome[0] instanceof IOException e) {
+            throw e;
+        }
+        if (outcome[0] instanceof RuntimeException e) {
+            throw e;
+        }
+        throw (Error) outcome[0];
+    }
+
+    /**
+     * The stack a YAML file is read on. snakeyaml-engine composes and constructs a node by recursion, and the
+     * conversion to a tree recurses again, about fifteen frames a level: the 1,000 levels JSON is allowed need more
+     * than a thread's default (a block mapping 1,000 deep overflowed the launcher's main thread).
+     */
+    private static final long YAML_STACK = 64L << 20;
+
+    private static int yamlHere(Path f, Reader r, Sink sink) throws ClusterException, IOException {
         boolean[] streamed = new boolean[1];
         int[] document = new int[1];
         boolean notObjects = false;
@@ -239,6 +283,8 @@ public final class Snapshot {
                 streamed[0] = false;
                 document[0]++;
             }
+        } catch (YamlItems.Limit e) {
+            throw new ClusterException(f + ": line " + e.line() + ": " + e.getMessage() + "; not read", e);
         } catch (MarkedYamlEngineException e) {
             int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(1);
             throw new ClusterException(f + ": line " + line + ": not YAML: " + e.getProblem(), e);
@@ -354,8 +400,7 @@ public final class Snapshot {
         try {
             obj = model.convert(o, type);
         } catch (IOException | RuntimeException e) {
-            String msg = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
-            skip(skipped, "unreadable " + kind, problems, new Problem(at, kind + " cannot be read: " + msg));
+            skip(skipped, "unreadable " + kind, problems, new Problem(at, kind + " cannot be read: " + unreadable(e, o, type)));
             return;
         }
         String ns = obj.getMetadata() == null ? null : obj.getMetadata().getNamespace();
@@ -380,6 +425,92 @@ public final class Snapshot {
             return;
         }
         loaded.merge(kind, 1, Integer::sum);
+        for (String value : BadValues.of(kind, o)) {
+            skip(skipped, "unreadable value", problems, new Problem(at, "." + value));
+        }
+    }
+
+    /**
+     * Why an object could not be converted, in the words of a snapshot: the path in the object, what the model expects
+     * there and what the file has (Jackson's message names its classes, "Cannot construct instance of
+     * `java.util.LinkedHashMap`", or a deserializer's failure, "String index out of range: 0").
+     */
+    static String unreadable(Exception e, JsonNode object, Class<?> kind) {
+        Throwable t = e;
+        while (t != null && !(t instanceof JsonMappingException)) {
+            t = t.getCause(); // convertValue wraps it in an IllegalArgumentException
+        }
+        if (!(t instanceof JsonMappingException m) || m.getPath().isEmpty()) {
+            return "a value of a form the model does not read";
+        }
+        StringBuilder path = new StringBuilder();
+        JavaType type = MODEL.constructType(kind);
+        JsonNode found = object;
+        for (JsonMappingException.Reference r : m.getPath()) {
+            if (r.getFieldName() != null) {
+                path.append(path.length() == 0 ? "" : ".").append(r.getFieldName());
+                found = found == null ? null : found.get(r.getFieldName());
+                type = type == null ? null : type.isMapLikeType() ? type.getContentType() : property(type, r.getFieldName());
+            } else {
+                path.append('[').append(r.getIndex()).append(']');
+                found = found == null ? null : found.get(r.getIndex());
+                type = type != null && (type.isCollectionLikeType() || type.isArrayType()) ? type.getContentType() : null;
+            }
+        }
+        if (type == null && m instanceof MismatchedInputException mi && mi.getTargetType() != null) {
+            type = MODEL.constructType(mi.getTargetType());
+        }
+        return path + ": expected " + (type == null ? "another value" : words(type)) + ", found " + words(found);
+    }
+
+    /** The type of the property {@code name} (its JSON name) of a model class, or null. */
+    private static JavaType property(JavaType bean, String name) {
+        return MODEL.getDeserializationConfig().introspect(bean).findProperties().stream()
+                .filter(p -> p.getName().equals(name)).findFirst().map(p -> p.getPrimaryType()).orElse(null);
+    }
+
+    /** A model type as a snapshot's value is described. */
+    private static String words(JavaType t) {
+        Class<?> c = t.getRawClass();
+        if (c == String.class) {
+            return "a string";
+        }
+        if (c == Integer.class || c == int.class || c == Long.class || c == long.class) {
+            return "an integer";
+        }
+        if (c == Boolean.class || c == boolean.class) {
+            return "true or false";
+        }
+        if (c == IntOrString.class) {
+            return "a port number or name";
+        }
+        if (t.isCollectionLikeType() || t.isArrayType()) {
+            return "an array";
+        }
+        return "an object";
+    }
+
+    /** A value of the file as a snapshot's value is described. */
+    private static String words(JsonNode v) {
+        if (v == null || v.isMissingNode()) {
+            return "nothing";
+        }
+        if (v.isNull()) {
+            return "null";
+        }
+        if (v.isTextual()) {
+            return v.asText().isEmpty() ? "an empty string" : "a string";
+        }
+        if (v.isIntegralNumber()) {
+            return v.canConvertToInt() ? "an integer" : "an integer out of range";
+        }
+        if (v.isNumber()) {
+            return "a number with a fraction";
+        }
+        if (v.isBoolean()) {
+            return v.asText();
+        }
+        return v.isArray() ? "an array" : "an object";
     }
 
     private static void skip(Map<String, Integer> skipped, String why, List<Problem> problems, Problem line) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.Ip;
 import java.io.IOException;
@@ -26,9 +27,13 @@ import java.util.regex.Pattern;
 
 /**
  * Reads the document {@link FactsWriter} writes. Keys it does not know are ignored; a fact missing from the document
- * is unknown ("not in FILE"); a value of the wrong type is an error naming its JSON path. Only
- * {@code schema_version} and {@code collected_at} are required, and {@code ifindex} and {@code name} of each
- * interface: without them nothing else in it can be placed.
+ * is unknown ("not in FILE"); a fact whose value is not what it should be (another type, no address) is unknown too,
+ * with a warning naming its JSON path and what was expected there, and the rest is read on. Only
+ * {@code schema_version} and {@code collected_at} are required: without them the file is no node-facts document, an
+ * error naming the path. A part of a fact that cannot be read costs the whole fact, never only the part: an interface
+ * without {@code ifindex}, a route without {@code metric} make the interfaces, the routes unknown (a table with a row
+ * left out would answer "not local", "no route back" wrongly); one nstat counter of another type is that counter
+ * unknown.
  */
 final class FactsReader {
     private static final Pattern SIMPLE_KEY = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
@@ -84,7 +89,10 @@ final class FactsReader {
             // No byte offset where Jackson decoded the bytes as UTF-16 or UTF-32 (a file of zeros looks like the latter).
             where = at.getByteOffset() < 0 ? lineColumn + ": " : "offset " + at.getByteOffset() + " (" + lineColumn + "): ";
         }
-        return new NodeFactsException(file + ": " + where + "not JSON: " + Reasons.oneLine(e.getOriginalMessage()), e);
+        // Jackson names its own feature and type for text after the value: said as what it is.
+        String why = e instanceof MismatchedInputException && e.getOriginalMessage().startsWith("Trailing token")
+                ? "text after the end of the document" : Reasons.oneLine(e.getOriginalMessage());
+        return new NodeFactsException(file + ": " + where + "not JSON: " + why, e);
     }
 
     private static NodeFacts facts(JsonNode root, String file) throws NodeFactsException {
@@ -110,30 +118,33 @@ final class FactsReader {
             throw schema.bad("expected 1 or more");
         }
         if (version > NodeFacts.SCHEMA_VERSION) {
-            warnings.add(file + ": schema_version " + version + " is newer than this pcapdiag reads ("
+            warnings.add("schema_version " + version + " is newer than this pcapdiag reads ("
                     + NodeFacts.SCHEMA_VERSION + "): facts it does not know are ignored");
         }
-        At node = d.field("node");
-        OrUnknown<String> name = node.absent() ? missing(node) : fact(node.field("name"), At::text);
-        String source = node.absent() ? null : node.field("source").nullableText();
         Instant collectedAt = d.field("collected_at").required().time();
+        At node = d.field("node");
+        OrUnknown<String> name = node.absent() ? missing(node) : inside(node, "name", At::text);
+        String source = orDefault(node, n -> n.field("source").nullableText(), null);
         At routes = d.field("routes");
-        SortedMap<String, OrUnknown<String>> sysctls = new TreeMap<>();
-        At s = d.field("sysctls");
-        if (!s.absent()) {
-            for (Map.Entry<String, At> e : s.fields()) {
-                sysctls.put(e.getKey(), fact(e.getValue(), At::sysctlValue));
+        SortedMap<String, OrUnknown<String>> sysctls = orDefault(d.field("sysctls"), s -> {
+            SortedMap<String, OrUnknown<String>> out = new TreeMap<>();
+            if (!s.absent()) {
+                for (Map.Entry<String, At> e : s.fields()) {
+                    out.put(e.getKey(), fact(e.getValue(), At::sysctlValue));
+                }
             }
-        }
-        Counters counters = d.field("counters").absent() ? absentCounters(d.field("counters"), collectedAt)
-                : counters(d.field("counters"));
+            return out;
+        }, new TreeMap<>());
+        At c = d.field("counters");
+        Counters counters = c.absent() ? absentCounters(c.path + " is not in " + file, collectedAt)
+                : this.<Counters>orElse(c, this::counters, why -> absentCounters(why, collectedAt));
         OrUnknown<Counters> sampleEnd = d.field("sample").absent() ? OrUnknown.unknown(NodeFacts.NOT_SAMPLED)
                 : fact(d.field("sample"), x -> counters(x.field("end").required()));
         return new NodeFacts(version, name, source, collectedAt,
                 fact(d.field("kernel_release"), At::text), fact(d.field("ip_command"), At::text),
                 fact(d.field("interfaces"), a -> a.list(this::iface)),
                 fact(d.field("neighbours"), a -> a.list(this::neighbour)),
-                fact(routes.field("ipv4"), a -> a.list(this::route)), fact(routes.field("ipv6"), a -> a.list(this::route)),
+                inside(routes, "ipv4", a -> a.list(this::route)), inside(routes, "ipv6", a -> a.list(this::route)),
                 sysctls, fact(d.field("br_netfilter_loaded"), At::bool), fact(d.field("kube_proxy_mode"), At::text),
                 counters, sampleEnd, warnings);
     }
@@ -180,35 +191,74 @@ final class FactsReader {
     private Counters counters(At c) {
         c.object();
         Instant at = c.field("read_at").required().time();
-        SortedMap<String, Long> nstat = c.field("nstat").absent() ? new TreeMap<>() : c.field("nstat").numbers();
+        SortedMap<String, Long> nstat = new TreeMap<>();
         SortedMap<String, String> unreadable = new TreeMap<>();
+        At n = c.field("nstat");
+        if (n.absent()) {
+            unreadable.put("nstat", n.path + " is not in " + file);
+        } else {
+            // One counter of another type is that counter unknown, said; the others stand.
+            for (Map.Entry<String, At> e : n.fields()) {
+                Long v = orElse(e.getValue(), At::number, why -> {
+                    unreadable.put(e.getValue().path, why);
+                    return null;
+                });
+                if (v != null) {
+                    nstat.put(e.getKey(), v);
+                }
+            }
+        }
         At u = c.field("nstat_unreadable");
         if (!u.absent()) {
             for (Map.Entry<String, At> e : u.fields()) {
-                unreadable.put(e.getKey(), e.getValue().text());
+                String why = orDefault(e.getValue(), At::text, null);
+                if (why != null) {
+                    unreadable.put(e.getKey(), why);
+                }
             }
-        }
-        if (c.field("nstat").absent()) {
-            unreadable.put("nstat", c.field("nstat").path + " is not in " + file);
         }
         return new Counters(at, fact(c.field("nf_conntrack_count"), At::number), fact(c.field("nf_conntrack"), At::numbers),
                 nstat, unreadable);
     }
 
-    private Counters absentCounters(At c, Instant at) {
-        String why = c.path + " is not in " + file;
+    private Counters absentCounters(String why, Instant at) {
         return new Counters(at, OrUnknown.unknown(why), OrUnknown.unknown(why), new TreeMap<>(), new TreeMap<>(Map.of("nstat", why)));
     }
 
-    /** A fact: its value, {@code {"unknown": "reason"}}, or absent (unknown: not in the file). */
+    /**
+     * A fact: its value, {@code {"unknown": "reason"}}, or absent (unknown: not in the file). A value that is not what
+     * the fact is (of another type, an address that is none) makes the fact unknown, said in one line with its path;
+     * the rest of the document is read on, as a cluster snapshot's other objects are.
+     */
     private <T> OrUnknown<T> fact(At a, Function<At, T> value) {
         if (a.absent()) {
             return missing(a);
         }
-        if (a.node.isObject() && a.node.has("unknown")) {
-            return OrUnknown.unknown(a.field("unknown").text());
+        return orElse(a, x -> x.node.isObject() && x.node.has("unknown") ? OrUnknown.<T>unknown(x.field("unknown").text())
+                : OrUnknown.known(value.apply(x)), OrUnknown::unknown);
+    }
+
+    /** The fact {@code key} of the section {@code parent}, unknown when the section is absent or no object. */
+    private <T> OrUnknown<T> inside(At parent, String key, Function<At, T> value) {
+        return parent.absent() ? missing(parent.field(key)) : orElse(parent, p -> fact(p.field(key), value), OrUnknown::unknown);
+    }
+
+    /** What {@code read} makes of {@code a}; where that is not what was expected, one warning and {@code otherwise}. */
+    private <T> T orDefault(At a, Function<At, T> read, T otherwise) {
+        return orElse(a, read, why -> otherwise);
+    }
+
+    /**
+     * What {@code read} makes of {@code a}; where that is not what was expected, one warning naming the path at fault
+     * and what was expected there, and {@code otherwise} of the reason.
+     */
+    private <T> T orElse(At a, Function<At, T> read, Function<String, T> otherwise) {
+        try {
+            return read.apply(a);
+        } catch (Bad b) {
+            warnings.add(b.getMessage() + "; " + a.path + " is read as unknown");
+            return otherwise.apply(b.getMessage() + " (in " + file + ")");
         }
-        return OrUnknown.known(value.apply(a));
     }
 
     private <T> OrUnknown<T> missing(At a) {

@@ -13,8 +13,12 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,6 +35,8 @@ import java.util.function.Consumer;
  * tshark open them; the finding's display filter selects the same packets in the original capture.
  */
 public final class EvidenceFiles implements Reporter {
+    /** rw------- : the packets are private to whoever ran the analysis, as live's are. */
+    private static final Set<PosixFilePermission> PRIVATE = PosixFilePermissions.fromString("rw-------");
     private final Path dir;
     private final List<Capture> captures;
     private final Reader reader;
@@ -102,8 +108,35 @@ public final class EvidenceFiles implements Reporter {
         Finding f = d.finding();
         String what = "finding " + n + ": " + f.pattern().id() + " " + f.client() + " -> " + f.target()
                 + (f.responder() != null ? " answered by " + f.responder() : "");
-        try (PcapngWriter w = new PcapngWriter(new BufferedOutputStream(Files.newOutputStream(file,
-                StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)),
+        Path tmp = temporary(file);
+        try {
+            packets(tmp, n, d, packets, f, what);
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
+        }
+    }
+
+    /**
+     * A new file beside {@code file}, private to whoever runs pcapdiag (often root, on a node), created where nothing
+     * was: the evidence is written there and renamed over {@code file}. The names are predictable, so what is at
+     * {@code file} may be anyone's: a symbolic link is replaced, not followed, and a file (a hard link to another's
+     * among them) is replaced, not truncated, as {@code live --write} refuses both.
+     */
+    private static Path temporary(Path file) throws IOException {
+        String prefix = "." + file.getFileName() + ".";
+        try {
+            return Files.createTempFile(file.getParent(), prefix, ".tmp", PosixFilePermissions.asFileAttribute(PRIVATE));
+        } catch (UnsupportedOperationException e) {
+            return Files.createTempFile(file.getParent(), prefix, ".tmp"); // a file system without POSIX modes
+        }
+    }
+
+    private void packets(Path tmp, int n, Diagnosis d, Map<Integer, Map<Long, Packet>> packets, Finding f, String what)
+            throws IOException {
+        try (PcapngWriter w = new PcapngWriter(new BufferedOutputStream(Files.newOutputStream(tmp,
+                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS)),
                 "pcapdiag evidence, " + what + "; display filter: " + d.displayFilter()
                         + (d.decodeAs() == null ? "" : "; decode as: " + d.decodeAs()), "pcapdiag")) {
             Map<String, Integer> ifaces = new LinkedHashMap<>();

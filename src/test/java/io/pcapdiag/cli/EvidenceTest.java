@@ -1,6 +1,7 @@
 package io.pcapdiag.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -54,6 +55,42 @@ class EvidenceTest {
         assertEquals(ExitCodes.OUTPUT, r.code(), r.err());
         assertEquals(first.out(), r.out(), "the whole report first");
         assertEquals("pcapdiag: --evidence " + ev + ": cannot write: Is a directory", r.err().strip());
+    }
+
+    /**
+     * The evidence files' names are predictable: a symbolic link planted at one is replaced, not followed, and a file
+     * there (a hard link to another's) is replaced, not truncated; the file the link names keeps its bytes (as root,
+     * --evidence truncated a file outside DIR through a link). The evidence is private to whoever ran it, and no
+     * temporary file is left behind.
+     */
+    @Test
+    void aLinkAtAnEvidenceFilesNameIsReplacedNotWrittenThrough(@TempDir Path dir) throws Exception {
+        String capture = "captures/hairpin-no-brnf/multi.pcapng";
+        Path ev = dir.resolve("ev");
+        assertEquals(ExitCodes.OK, CliRun.of("analyze", "--evidence", ev.toString(), capture).code());
+        Path written;
+        try (Stream<Path> s = Files.list(ev)) {
+            written = s.findFirst().orElseThrow();
+        }
+        byte[] evidence = Files.readAllBytes(written);
+        Path precious = Files.writeString(dir.resolve("precious"), "not evidence");
+        for (boolean symbolic : new boolean[] {true, false}) {
+            Files.delete(written);
+            if (symbolic) {
+                Files.createSymbolicLink(written, precious);
+            } else {
+                Files.createLink(written, precious);
+            }
+            CliRun r = CliRun.of("analyze", "--evidence", ev.toString(), capture);
+            assertEquals(ExitCodes.OK, r.code(), r.err());
+            assertEquals("not evidence", Files.readString(precious), symbolic ? "through a symbolic link" : "through a hard link");
+            assertFalse(Files.isSymbolicLink(written));
+            assertTrue(java.util.Arrays.equals(evidence, Files.readAllBytes(written)), "the evidence is in its place");
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(written)));
+            try (Stream<Path> s = Files.list(ev)) {
+                assertEquals(List.of(written), s.toList(), "nothing left beside it");
+            }
+        }
     }
 
     @Test

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A cluster snapshot or node facts malformed in any one place never stop the run: the object that cannot be read is
- * skipped with a line that names it, the fact is unknown, the report is written. Each case below stopped the run with a
+ * skipped with a line that names it, the path in it and what was expected there, the fact is unknown, the report is
+ * written. Each case below stopped the run with a
  * NullPointerException (exit 4) until 2026-11-26; the sweep found them (31 of 3,000 changed snapshots).
  */
 class MalformedContextTest {
@@ -40,18 +41,24 @@ class MalformedContextTest {
     @Test
     void anObjectMalformedThereIsSkippedWithALine(@TempDir Path dir) throws Exception {
         List<Case> cases = List.of(
-                new Case("Pod", "Pod cannot be read: Invalid `null` value encountered for property \"podIPs\"",
+                new Case("Pod", "Pod cannot be read: status.podIPs[0]: expected an object, found null",
                         o -> ((ArrayNode) o.path("status").path("podIPs")).insertNull(0)),
-                new Case("Node", "Node cannot be read: Invalid `null` value encountered for property \"addresses\"",
+                new Case("Node", "Node cannot be read: status.addresses[0]: expected an object, found null",
                         o -> ((ArrayNode) o.path("status").path("addresses")).insertNull(0)),
-                new Case("Service", "Service cannot be read: Invalid `null` value encountered for property \"ports\"",
+                new Case("Service", "Service cannot be read: spec.ports[0]: expected an object, found null",
                         o -> ((ArrayNode) o.path("spec").path("ports")).insertNull(0)),
-                new Case("EndpointSlice", "EndpointSlice cannot be read: Invalid `null` value encountered for property \"endpoints\"",
+                new Case("EndpointSlice", "EndpointSlice cannot be read: endpoints[0]: expected an object, found null",
                         o -> ((ArrayNode) o.path("endpoints")).insertNull(0)),
-                new Case("EndpointSlice", "EndpointSlice cannot be read: Invalid `null` value encountered for property \"ports\"",
+                new Case("EndpointSlice", "EndpointSlice cannot be read: ports[0]: expected an object, found null",
                         o -> ((ArrayNode) o.path("ports")).insertNull(0)),
-                new Case("Pod", "Pod cannot be read: Invalid `null` value encountered for property \"labels\"",
+                new Case("Pod", "Pod cannot be read: metadata.labels.app: expected a string, found null",
                         o -> ((ObjectNode) o.path("metadata").path("labels")).putNull("app")),
+                // Jackson's words were "Cannot construct instance of `java.util.LinkedHashMap`" and "String index out of
+                // range: 0": what the model expects there is said instead.
+                new Case("Pod", "Pod cannot be read: metadata.labels: expected an object, found a string",
+                        o -> ((ObjectNode) o.path("metadata")).put("labels", "x")),
+                new Case("EndpointSlice", "EndpointSlice cannot be read: ports[0].port: expected an integer, found an empty string",
+                        o -> ((ObjectNode) o.path("ports").get(0)).put("port", "")),
                 new Case("NetworkPolicy", "NetworkPolicy has no metadata.namespace",
                         o -> ((ObjectNode) o.path("metadata")).remove("namespace")),
                 new Case("Pod", "Pod has no metadata.namespace",
@@ -142,6 +149,108 @@ class MalformedContextTest {
                 + " device); skipped"), listed.err());
         assertTrue(listed.err().contains("pcapdiag: " + snapshots.resolve("sub.json") + ": not a regular file (a"
                 + " directory); skipped"), listed.err());
+    }
+
+    /**
+     * An address, a block or a port the API server would refuse is a value skipped with a line naming the file and
+     * its path (they passed without a word). A NetworkPolicy peer whose ipBlock cannot be read leaves the verdict
+     * unknown when the block might hold the client (it silently did), and decides nothing when it cannot (a block of
+     * the other family): the policy that admits no readable peer stays confirmed.
+     */
+    @Test
+    void aBadAddressBlockOrPortIsASkippedValueWithALine(@TempDir Path dir) throws Exception {
+        Path scenario = PROJECT.resolve("captures/policy-reject");
+        record Value(String at, JsonNode value, String line, String verdict) {
+        }
+        List<Value> values = List.of(
+                new Value("/items/2/status/podIPs/1/ip", F.textNode("999.1.1.1"),
+                        "$.items[2].status.podIPs[1].ip: '999.1.1.1' is not an IP address; skipped", "confirmed"),
+                new Value("/items/3/status/podIPs/1/ip", F.textNode("fe80::1%eth0"),
+                        "$.items[3].status.podIPs[1].ip: 'fe80::1%eth0' is not an IP address; skipped", "confirmed"),
+                new Value("/items/4/spec/ports/0/port", F.numberNode(99999),
+                        "$.items[4].spec.ports[0].port: 99999 is not a port (1-65535); skipped", "confirmed"),
+                new Value("/items/3/spec/containers/0/ports/0/containerPort", F.numberNode(-1),
+                        "$.items[3].spec.containers[0].ports[0].containerPort: -1 is not a port (1-65535); skipped", "confirmed"),
+                new Value("/items/6/spec/ingress/0/from/1", peer("10.0.0.0/99"), "$.items[6].spec.ingress[0].from[1].ipBlock.cidr:"
+                        + " '10.0.0.0/99' is not a CIDR, so whether this peer admits an address it might hold is unknown; skipped", null),
+                new Value("/items/6/spec/ingress/0/from/1", peer("garbage"),
+                        "$.items[6].spec.ingress[0].from[1].ipBlock.cidr: 'garbage' is not a CIDR", null),
+                new Value("/items/6/spec/ingress/0/from/1", peer("::/200"),
+                        "$.items[6].spec.ingress[0].from[1].ipBlock.cidr: '::/200' is not a CIDR", "confirmed"),
+                new Value("/items/6/spec/ingress/0/ports/0/port", F.numberNode(99999),
+                        "$.items[6].spec.ingress[0].ports[0].port: 99999 is not a port (1-65535), so whether this rule admits a port"
+                                + " it might name is unknown; skipped", "confirmed")); // its only peer admits no client
+        for (Value v : values) {
+            JsonNode snapshot = JSON.readTree(scenario.resolve("cluster.json").toFile());
+            String parent = v.at().substring(0, v.at().lastIndexOf('/'));
+            String last = v.at().substring(v.at().lastIndexOf('/') + 1);
+            JsonNode container = snapshot.at(parent);
+            if (container instanceof ArrayNode a) {
+                int i = Integer.parseInt(last);
+                if (i < a.size()) {
+                    a.set(i, v.value());
+                } else {
+                    a.add(v.value());
+                }
+            } else {
+                ((ObjectNode) container).set(last, v.value());
+            }
+            Path f = dir.resolve("cluster.json");
+            JSON.writeValue(f.toFile(), snapshot);
+            CliRun r = CliRun.of("analyze", "--format", "json", "--cluster", f.toString(), scenario.resolve("any.pcap").toString());
+            assertEquals(ExitCodes.OK, r.code(), r.err());
+            assertTrue(r.err().contains("pcapdiag: " + f + ": " + v.line()), v.line() + "\n" + r.err());
+            JsonNode causes = JSON.readTree(r.out()).path("findings").get(0).path("causes");
+            String verdict = null;
+            for (JsonNode c : causes) {
+                if (c.path("id").asText().equals("network-policy")) {
+                    verdict = c.path("verdict").asText();
+                }
+            }
+            assertEquals(v.verdict() == null ? "unknown" : v.verdict(), verdict, v.line());
+        }
+    }
+
+    private static JsonNode peer(String cidr) {
+        ObjectNode p = F.objectNode();
+        p.putObject("ipBlock").put("cidr", cidr);
+        return p;
+    }
+
+    /**
+     * A YAML snapshot with a node that contains itself, or nested past JSON's 1,000 levels, ends the run in one line
+     * naming the file and exit 2 (usage), not in a StackOverflowError, a thousand lines of stack and exit 1 (which a CI
+     * gate reads as findings); under check, that directory alone fails and the others keep their results (the whole
+     * check ended in exit 4).
+     */
+    @Test
+    void aYamlSnapshotPastTheLimitsIsOneLineAndUnderCheckItsDirectoryAlone(@TempDir Path dir) throws Exception {
+        Path scenario = PROJECT.resolve("captures/policy-reject");
+        Path self = Files.writeString(dir.resolve("self.yaml"), "apiVersion: v1\nkind: Pod\nmetadata: &m {name: a, namespace: b, x: *m}\n");
+        Path deep = Files.writeString(dir.resolve("deep.yaml"), "apiVersion: v1\nkind: List\nitems:\n- "
+                + "[".repeat(1_500) + "]".repeat(1_500) + "\n");
+        for (Path f : List.of(self, deep)) {
+            CliRun r = CliRun.of("analyze", "--cluster", f.toString(), scenario.resolve("any.pcap").toString());
+            assertEquals(ExitCodes.USAGE, r.code(), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertTrue(r.err().startsWith("pcapdiag: --cluster " + f + ": line "), r.err());
+        }
+
+        Path checked = Files.createDirectories(dir.resolve("checked"));
+        for (String name : List.of("a-good", "b-bad", "c-good")) {
+            Path d = Files.createDirectories(checked.resolve(name));
+            Files.copy(scenario.resolve("any.pcap"), d.resolve("any.pcap"));
+            Files.copy(scenario.resolve("cluster.json"), d.resolve("cluster.json"));
+            Files.writeString(d.resolve("pcapdiag.check"), "--cluster " + (name.equals("b-bad") ? "../../self.yaml" : "cluster.json") + "\n");
+        }
+        CliRun.of("check", "--update", checked.toString()); // the baselines of the good directories
+        CliRun r = CliRun.of("check", checked.toString());
+        assertEquals(ExitCodes.FINDINGS, r.code(), r.out() + r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals("FAIL    " + checked.resolve("b-bad/any.pcap") + ": " + checked.resolve("b-bad/pcapdiag.check") + ": --cluster "
+                + self + ": line 3: alias *m inside the node &m it names: a structure that"
+                + " contains itself; not read", lines.get(0));
+        assertEquals("2 passed, 1 failed", lines.get(lines.size() - 1), r.out());
     }
 
     /**
