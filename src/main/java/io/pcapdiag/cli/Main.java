@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 /** Entry point: {@code pcapdiag analyze|live|check|node-facts ...}. */
 @Command(name = "pcapdiag", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         subcommands = {AnalyzeCommand.class, LiveCommand.class, CheckCommand.class, NodeFactsCommand.class,
-            CommandLine.HelpCommand.class},
+            SchemaCommand.class, CommandLine.HelpCommand.class},
         description = "Node-level packet-capture analyzer for Kubernetes: pairs every TCP SYN with what answered it "
                 + "and names what Kubernetes service networking did wrong.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {

@@ -46,7 +46,7 @@ class CliErrorsTest {
     void noSubcommandNamesEveryOne() {
         CliRun r = CliRun.of();
         assertEquals(ExitCodes.USAGE, r.code());
-        assertEquals("a subcommand is required: analyze, live, check or node-facts", r.err().lines().findFirst().orElse(""));
+        assertEquals("a subcommand is required: analyze, live, check, node-facts or schema", r.err().lines().findFirst().orElse(""));
     }
 
     @Test
