@@ -12,9 +12,10 @@ import picocli.CommandLine.Spec;
 /** {@code pcapdiag schema report|events|node-facts}: the JSON Schema (2020-12) of one of pcapdiag's JSON documents. */
 @Command(name = "schema", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = {
-            "Print the JSON Schema (2020-12) of analyze --format json (report), of each line of --format jsonl (events) "
-                + "or of node-facts, every field described.",
-            "The documents carry schema_version; it goes up when a key changes meaning or disappears, not for new keys."},
+            "Print the JSON Schema (2020-12) of analyze --format json (report), of each line of --format jsonl "
+                + "(events) or of node-facts, every field described.",
+            "The documents carry schema_version; it goes up when a key changes meaning or disappears, not for new "
+                + "keys."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:printed",
             "2:usage error",

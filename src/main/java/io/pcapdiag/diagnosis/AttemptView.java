@@ -20,7 +20,8 @@ import java.util.List;
  * @param path            where its SYN was seen, in order
  */
 public record AttemptView(Endpoint client, int clientPort, long isn, Endpoint target, String outcome, String pattern,
-                          Endpoint responder, int retransmissions, long connectNanos, long firstSyn, List<PathHop> path) {
+                          Endpoint responder, int retransmissions, long connectNanos, long firstSyn,
+                          List<PathHop> path) {
     public AttemptView {
         path = List.copyOf(path);
     }

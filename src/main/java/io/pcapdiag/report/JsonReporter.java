@@ -43,9 +43,9 @@ public final class JsonReporter implements Reporter {
     public static final int DEFAULT_MAX_FINDINGS = 1000;
     /**
      * {@code schema_version} of the document and of every JSON Lines line (node facts keep their own count under the
-     * same name): bumped when a key changes meaning or disappears; new keys do not bump it. 2: times in RFC 3339, addresses and ports beside the
-     * {@code ip:port} strings, evidence's interface and direction apart, statements' packets as frame numbers (see
-     * docs/design.md, "JSON output").
+     * same name): bumped when a key changes meaning or disappears; new keys do not bump it. 2: times in RFC 3339,
+     * addresses and ports beside the {@code ip:port} strings, evidence's interface and direction apart, statements'
+     * packets as frame numbers (docs/design.md, "JSON output").
      */
     public static final int SCHEMA_VERSION = 2;
 
@@ -104,7 +104,8 @@ public final class JsonReporter implements Reporter {
                     @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptDto> attemptList, long attemptsNotListed) {
         /** The document less its lists, which JSON Lines writes a line per entry. */
         Document withoutLists() {
-            return new Document(schemaVersion, null, findingsNotListed, attempts, tracker, null, null, attemptsNotListed);
+            return new Document(schemaVersion, null, findingsNotListed, attempts, tracker, null, null,
+                    attemptsNotListed);
         }
     }
 
@@ -123,8 +124,8 @@ public final class JsonReporter implements Reporter {
                       HopDto lastSeen, String vanishedBetween, ExplanationDto explanation) {
         /** The same finding with another path: JSON Lines' bounded one. */
         FindingDto withPath(List<HopDto> p) {
-            return new FindingDto(pattern, severity, title, client, target, targetIp, targetPort, responder, responderIp,
-                    responderPort, attempts, clientRef, targetRef, responderRef, causes, retransmissions, clientResets,
+            return new FindingDto(pattern, severity, title, client, target, targetIp, targetPort, responder,
+                    responderIp, responderPort, attempts, clientRef, targetRef, responderRef, causes, retransmissions, clientResets,
                     distinctClientPorts, firstAttempt, lastAttempt, evidence, displayFilter, displayFilterDecodeAs, p,
                     lastSeen, vanishedBetween, explanation);
         }
@@ -132,8 +133,8 @@ public final class JsonReporter implements Reporter {
 
     /** One place of {@code path}: where the SYN was seen. */
     record HopDto(String capture, long frame, String time, String node, @JsonProperty("interface") String iface,
-                  String direction, String destination, String destinationIp, Integer destinationPort, boolean afterDnat,
-                  String tunnel) {
+                  String direction, String destination, String destinationIp, Integer destinationPort,
+                  boolean afterDnat, String tunnel) {
     }
 
     /** docs/design.md's {@code *_ref}: {kind, namespace, name, port, node}. */
@@ -213,8 +214,8 @@ public final class JsonReporter implements Reporter {
     static AttemptDto attempt(AttemptView a) {
         Endpoint target = a.target();
         Endpoint responder = a.responder();
-        return new AttemptDto(a.client().toString(), a.clientPort(), a.isn(), target.toString(), target.address(), target.port(),
-                a.outcome(), a.pattern(), string(responder), ip(responder), port(responder), a.retransmissions(),
+        return new AttemptDto(a.client().toString(), a.clientPort(), a.isn(), target.toString(), target.address(),
+                target.port(), a.outcome(), a.pattern(), string(responder), ip(responder), port(responder), a.retransmissions(),
                 a.connectNanos() < 0 ? null : a.connectNanos() / 1e6, Times.rfc3339(a.firstSyn()), hops(a.path()));
     }
 
@@ -229,8 +230,8 @@ public final class JsonReporter implements Reporter {
     static FindingDto finding(Diagnosis d) {
         Finding f = d.finding();
         List<EvidenceDto> evidence = d.evidence().stream()
-                .map(p -> new EvidenceDto(p.role().id(), p.capture(), p.frame(), Times.rfc3339(p.nanos()), p.interfaceName(),
-                        p.direction(), p.summary()))
+                .map(p -> new EvidenceDto(p.role().id(), p.capture(), p.frame(), Times.rfc3339(p.nanos()),
+                        p.interfaceName(), p.direction(), p.summary()))
                 .toList();
         List<CauseDto> causes = d.causes().stream().map(JsonReporter::cause).toList();
         return new FindingDto(f.pattern().id(), f.severity().id(), f.pattern().title(), f.client().toString(),
@@ -267,8 +268,8 @@ public final class JsonReporter implements Reporter {
 
     private static HopDto hop(PathHop h) {
         Endpoint dst = h.destination();
-        return new HopDto(h.capture(), h.frame(), Times.rfc3339(h.nanos()), h.node(), h.iface(), h.direction(), dst.toString(),
-                dst.address(), port(dst), h.afterDnat(), h.tunnel());
+        return new HopDto(h.capture(), h.frame(), Times.rfc3339(h.nanos()), h.node(), h.iface(), h.direction(),
+                dst.toString(), dst.address(), port(dst), h.afterDnat(), h.tunnel());
     }
 
     private static RefDto ref(Ref r) {
@@ -279,7 +280,8 @@ public final class JsonReporter implements Reporter {
         List<String> told = new ArrayList<>();
         List<StatementDto> statements = new ArrayList<>();
         for (Statement s : x.story()) {
-            List<PacketDto> packets = s.packets().stream().map(p -> new PacketDto(p.capture.name(), p.frame)).distinct().toList();
+            List<PacketDto> packets = s.packets().stream().map(p -> new PacketDto(p.capture.name(), p.frame))
+                    .distinct().toList();
             statements.add(new StatementDto(s.kind().id(), s.text(), s.basis(), packets));
             if (s.kind() == Statement.Kind.SEEN || s.kind() == Statement.Kind.FACT) {
                 told.add(s.text());
