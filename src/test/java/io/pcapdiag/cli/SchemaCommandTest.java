@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import io.pcapdiag.report.JsonSchemas;
@@ -98,6 +99,17 @@ class SchemaCommandTest {
     @MethodSource("nodeFacts")
     void nodeFactsValidateAgainstTheSchema(Path file) throws IOException {
         assertEquals(List.of(), SchemaCheck.errors(JsonSchemas.Document.NODE_FACTS, Files.readString(file)), file.toString());
+    }
+
+    /** The tests' copy of the schema refuses a key it does not describe, deep in a finding: none goes undescribed. */
+    @Test
+    void theTestsCheckRefusesAnUndescribedKey() throws IOException {
+        JsonNode golden = JSON.readTree(Files.readString(Captures.golden("hairpin-no-brnf/any.pcap", "json")));
+        assertEquals(List.of(), SchemaCheck.errors(JsonSchemas.Document.REPORT, golden));
+        ((ObjectNode) golden.at("/findings/0/evidence/0")).put("iface", "veth-a P");
+        List<String> errors = SchemaCheck.errors(JsonSchemas.Document.REPORT, golden);
+        assertEquals(1, errors.size(), errors.toString());
+        assertTrue(errors.get(0).startsWith("/findings/0/evidence/0: property 'iface'"), errors.get(0));
     }
 
     /** What node-facts writes on this machine, whatever it could read here, is a document the schema describes. */
