@@ -9,10 +9,10 @@ import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Entry point: {@code pcapdiag analyze|live|check|node-facts ...}. */
+/** Entry point: {@code pcapdiag analyze|live|check|node-facts|collect|schema ...}. */
 @Command(name = "pcapdiag", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {AnalyzeCommand.class, LiveCommand.class, CheckCommand.class, NodeFactsCommand.class, CollectCommand.class,
-            CommandLine.HelpCommand.class},
+        subcommands = {AnalyzeCommand.class, LiveCommand.class, CheckCommand.class, NodeFactsCommand.class,
+            CollectCommand.class, SchemaCommand.class, CommandLine.HelpCommand.class},
         description = "Node-level packet-capture analyzer for Kubernetes: pairs every TCP SYN with what answered it "
                 + "and names what Kubernetes service networking did wrong.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {

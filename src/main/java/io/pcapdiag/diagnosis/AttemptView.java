@@ -1,5 +1,6 @@
 package io.pcapdiag.diagnosis;
 
+import io.pcapdiag.decode.Endpoint;
 import java.util.List;
 
 /**
@@ -18,8 +19,9 @@ import java.util.List;
  * @param firstSyn        capture time of the first SYN
  * @param path            where its SYN was seen, in order
  */
-public record AttemptView(String client, int clientPort, long isn, String target, String outcome, String pattern,
-                          String responder, int retransmissions, long connectNanos, long firstSyn, List<PathHop> path) {
+public record AttemptView(Endpoint client, int clientPort, long isn, Endpoint target, String outcome, String pattern,
+                          Endpoint responder, int retransmissions, long connectNanos, long firstSyn,
+                          List<PathHop> path) {
     public AttemptView {
         path = List.copyOf(path);
     }

@@ -50,8 +50,8 @@ public final class Diagnose {
 
     /** One attempt as {@code --attempts} lists it, with the pattern of the finding it belongs to (or null). */
     public AttemptView attempt(Attempt a, io.pcapdiag.rules.Pattern p) {
-        return new AttemptView(a.client().toString(), a.clientPort(), a.isn() & 0xffffffffL, a.target().toString(),
-                a.outcome().id(), p == null ? null : p.id(), a.responder() == null ? null : a.responder().toString(),
+        return new AttemptView(a.client(), a.clientPort(), a.isn() & 0xffffffffL, a.target(),
+                a.outcome().id(), p == null ? null : p.id(), a.responder(),
                 a.retransmissions(), a.connectNanos(), a.synNanos(), path(a));
     }
 
@@ -122,21 +122,8 @@ public final class Diagnose {
     }
 
     private PathHop hop(Attempt a, Sighting s) {
-        String node = s.capture.node();
-        String iface = s.interfaceName;
-        if (iface == null && s.ifIndex >= 0) {
-            iface = context.forNode(node).interfaceName(s.ifIndex).orElse("ifindex " + s.ifIndex);
-        }
-        if (iface == null) {
-            iface = s.capture.labelledInterface();
-        }
-        String direction = switch (s.packetType) {
-            case 0, 1, 2, 3 -> "in";
-            case 4 -> "out";
-            default -> null;
-        };
         Endpoint dst = s.destination();
-        return new PathHop(s.capture.name(), s.frame, s.nanos, node, iface, direction, dst.toString(),
+        return new PathHop(s.capture.name(), s.frame, s.nanos, s.capture.node(), iface(s, context), direction(s), dst,
                 !dst.equals(a.target()), s.tunnel == null ? null : s.tunnel.toString());
     }
 
@@ -229,6 +216,29 @@ public final class Diagnose {
         return out;
     }
 
+    /**
+     * The interface {@code s} was seen on: the capture's name for it, the node facts' name for a Linux cooked
+     * capture's index ({@code ifindex N} when they do not know it), the label's, or null.
+     */
+    private static String iface(Sighting s, Context context) {
+        if (s.interfaceName != null) {
+            return s.interfaceName;
+        }
+        if (s.ifIndex >= 0) {
+            return context.forNode(s.capture.node()).interfaceName(s.ifIndex).orElse("ifindex " + s.ifIndex);
+        }
+        return s.capture.labelledInterface();
+    }
+
+    /** In or out of that interface, where the capture tells (a Linux cooked capture's packet type), else null. */
+    private static String direction(Sighting s) {
+        return switch (s.packetType) {
+            case 0, 1, 2, 3 -> "in";
+            case 4 -> "out";
+            default -> null;
+        };
+    }
+
     /** An evidence packet; a Linux cooked capture's interface index is named when the node facts know it. */
     private static EvidencePacket packet(Role role, Sighting s, Context context) {
         String where = PacketLine.where(s);
@@ -238,6 +248,7 @@ public final class Diagnose {
                 where = where.replace("ifindex " + s.ifIndex, name.get());
             }
         }
-        return new EvidencePacket(role, s.capture.name(), s.frame, s.nanos, where, PacketLine.tcpdump(s));
+        return new EvidencePacket(role, s.capture.name(), s.frame, s.nanos, where, iface(s, context), direction(s),
+                PacketLine.tcpdump(s));
     }
 }

@@ -1,5 +1,7 @@
 package io.pcapdiag.diagnosis;
 
+import io.pcapdiag.decode.Endpoint;
+
 /**
  * One place an attempt's SYN was seen, in the order it got there.
  *
@@ -15,7 +17,7 @@ package io.pcapdiag.diagnosis;
  * @param tunnel      the tunnel it was inside there, e.g. {@code VXLAN 198.51.100.2 > 198.51.100.3 vni 1}, or null
  */
 public record PathHop(String capture, long frame, long nanos, String node, String iface, String direction,
-                      String destination, boolean afterDnat, String tunnel) {
+                      Endpoint destination, boolean afterDnat, String tunnel) {
     /** {@code node-a eth0 out} / {@code veth-a in}: where, as reports name it. */
     public String place() {
         StringBuilder sb = new StringBuilder();

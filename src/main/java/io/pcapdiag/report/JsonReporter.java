@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
 import io.pcapdiag.causes.CauseVerdict;
 import io.pcapdiag.context.Ref;
+import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.LinkTypes;
 import io.pcapdiag.diagnosis.AttemptView;
 import io.pcapdiag.diagnosis.CaptureSummary;
@@ -40,8 +41,13 @@ import java.util.Map;
 public final class JsonReporter implements Reporter {
     /** Findings listed in full unless --max-findings says otherwise; the rest are counted in findings_not_listed. */
     public static final int DEFAULT_MAX_FINDINGS = 1000;
-    /** Bumped when a key changes meaning or disappears; new keys do not bump it. */
-    public static final int SCHEMA = 1;
+    /**
+     * {@code schema_version} of the document and of every JSON Lines line (node facts keep their own count under the
+     * same name): bumped when a key changes meaning or disappears; new keys do not bump it. 2: times in RFC 3339,
+     * addresses and ports beside the {@code ip:port} strings, evidence's interface and direction apart, statements'
+     * packets as frame numbers (docs/design.md, "JSON output").
+     */
+    public static final int SCHEMA_VERSION = 2;
 
     /**
      * The generators the document and the JSON Lines are written through ({@link JsonRecords}): every surrogate
@@ -92,31 +98,43 @@ public final class JsonReporter implements Reporter {
      * leaves {@code findings} and {@code attempt_list} out of its report line ({@link #withoutLists}) when it
      * wrote them on lines of their own.
      */
-    record Document(int schema, @JsonInclude(JsonInclude.Include.NON_NULL) List<FindingDto> findings,
+    record Document(int schemaVersion, @JsonInclude(JsonInclude.Include.NON_NULL) List<FindingDto> findings,
                     Map<String, Long> findingsNotListed, Map<String, Long> attempts, TrackerDto tracker,
-                    List<CaptureDto> captures, @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptDto> attemptList,
-                    long attemptsNotListed) {
+                    @JsonInclude(JsonInclude.Include.NON_NULL) List<CaptureDto> captures,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptDto> attemptList, long attemptsNotListed) {
+        /** The document less its lists, which JSON Lines writes a line per entry. */
         Document withoutLists() {
-            return new Document(schema, null, findingsNotListed, attempts, tracker, captures, null, attemptsNotListed);
+            return new Document(schemaVersion, null, findingsNotListed, attempts, tracker, null, null,
+                    attemptsNotListed);
         }
     }
 
     /** {@code --attempts N}: one attempt, who dialed what, how it ended, where its SYN went. */
-    record AttemptDto(String client, int clientPort, long isn, String target, String outcome, String pattern, String responder,
+    record AttemptDto(String client, int clientPort, long isn, String target, String targetIp, int targetPort,
+                      String outcome, String pattern, String responder, String responderIp, Integer responderPort,
                       int retransmissions, Double connectMs, String firstSyn, List<HopDto> path) {
     }
 
-    record FindingDto(String pattern, String severity, String title, String client, String target, String responder,
-                      long attempts, RefDto clientRef, RefDto targetRef, RefDto responderRef, List<CauseDto> causes,
+    record FindingDto(String pattern, String severity, String title, String client, String target, String targetIp,
+                      Integer targetPort, String responder, String responderIp, Integer responderPort, long attempts,
+                      RefDto clientRef, RefDto targetRef, RefDto responderRef, List<CauseDto> causes,
                       long retransmissions, long clientResets, int distinctClientPorts, String firstAttempt,
                       String lastAttempt, List<EvidenceDto> evidence, String displayFilter,
-                      @JsonInclude(JsonInclude.Include.NON_NULL) String displayFilterDecodeAs, List<HopDto> path, HopDto lastSeen,
-                      String vanishedBetween, ExplanationDto explanation) {
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String displayFilterDecodeAs, List<HopDto> path,
+                      HopDto lastSeen, String vanishedBetween, ExplanationDto explanation) {
+        /** The same finding with another path: JSON Lines' bounded one. */
+        FindingDto withPath(List<HopDto> p) {
+            return new FindingDto(pattern, severity, title, client, target, targetIp, targetPort, responder,
+                    responderIp, responderPort, attempts, clientRef, targetRef, responderRef, causes, retransmissions, clientResets,
+                    distinctClientPorts, firstAttempt, lastAttempt, evidence, displayFilter, displayFilterDecodeAs, p,
+                    lastSeen, vanishedBetween, explanation);
+        }
     }
 
     /** One place of {@code path}: where the SYN was seen. */
     record HopDto(String capture, long frame, String time, String node, @JsonProperty("interface") String iface,
-                  String direction, String destination, boolean afterDnat, String tunnel) {
+                  String direction, String destination, String destinationIp, Integer destinationPort,
+                  boolean afterDnat, String tunnel) {
     }
 
     /** docs/design.md's {@code *_ref}: {kind, namespace, name, port, node}. */
@@ -130,7 +148,9 @@ public final class JsonReporter implements Reporter {
     record FactDto(String source, String text) {
     }
 
-    record EvidenceDto(String role, String capture, long frame, String time, String iface, String summary) {
+    /** One evidence packet; {@code interface} and {@code direction} as in {@code path}. */
+    record EvidenceDto(String role, String capture, long frame, String time, @JsonProperty("interface") String iface,
+                       String direction, String summary) {
     }
 
     record ExplanationDto(String happened, List<StatementDto> statements, List<String> observations, List<String> checks,
@@ -138,7 +158,11 @@ public final class JsonReporter implements Reporter {
     }
 
     /** {@code kind}: seen, fact, cited, likely; {@code basis}: a fact's source, or a citation. */
-    record StatementDto(String kind, String text, String basis, List<String> packets) {
+    record StatementDto(String kind, String text, String basis, List<PacketDto> packets) {
+    }
+
+    /** A packet a statement rests on: its capture and frame number there. */
+    record PacketDto(String capture, long frame) {
     }
 
     record RemedyDto(String fix, String tradeoff) {
@@ -179,7 +203,7 @@ public final class JsonReporter implements Reporter {
     static Document document(Report r) {
         Result result = r.result();
         Result.TrackerStats t = result.tracker();
-        return new Document(SCHEMA, r.diagnoses().stream().map(JsonReporter::finding).toList(), byId(r.notListed()),
+        return new Document(SCHEMA_VERSION, r.diagnoses().stream().map(JsonReporter::finding).toList(), byId(r.notListed()),
                 outcomes(result.outcomes()),
                 new TrackerDto(t.attempts(), t.evicted(), t.peakOpen(), t.maxOpen(), t.unmatchedAnswers()),
                 result.captures().stream().map(JsonReporter::capture).toList(),
@@ -188,9 +212,11 @@ public final class JsonReporter implements Reporter {
     }
 
     static AttemptDto attempt(AttemptView a) {
-        return new AttemptDto(a.client(), a.clientPort(), a.isn(), a.target(), a.outcome(), a.pattern(), a.responder(),
-                a.retransmissions(), a.connectNanos() < 0 ? null : a.connectNanos() / 1e6, Times.utc(a.firstSyn()),
-                hops(a.path()));
+        Endpoint target = a.target();
+        Endpoint responder = a.responder();
+        return new AttemptDto(a.client().toString(), a.clientPort(), a.isn(), target.toString(), target.address(),
+                target.port(), a.outcome(), a.pattern(), string(responder), ip(responder), port(responder), a.retransmissions(),
+                a.connectNanos() < 0 ? null : a.connectNanos() / 1e6, Times.rfc3339(a.firstSyn()), hops(a.path()));
     }
 
     /** Counts by pattern id, in the order given (the document's maps are sorted by key when written). */
@@ -204,15 +230,31 @@ public final class JsonReporter implements Reporter {
     static FindingDto finding(Diagnosis d) {
         Finding f = d.finding();
         List<EvidenceDto> evidence = d.evidence().stream()
-                .map(p -> new EvidenceDto(p.role().id(), p.capture(), p.frame(), Times.utc(p.nanos()), p.iface(), p.summary()))
+                .map(p -> new EvidenceDto(p.role().id(), p.capture(), p.frame(), Times.rfc3339(p.nanos()),
+                        p.interfaceName(), p.direction(), p.summary()))
                 .toList();
         List<CauseDto> causes = d.causes().stream().map(JsonReporter::cause).toList();
         return new FindingDto(f.pattern().id(), f.severity().id(), f.pattern().title(), f.client().toString(),
-                f.target().toString(), f.responder() == null ? null : f.responder().toString(), f.attempts(),
-                ref(d.client()), ref(d.target()), ref(d.responder()), causes, f.retransmissions(), f.clientResets(),
-                f.distinctClientPorts(), Times.utc(f.firstNanos()), Times.utc(f.lastNanos()), evidence, d.displayFilter(), d.decodeAs(),
+                f.target().toString(), f.target().address(), port(f.target()), string(f.responder()), ip(f.responder()),
+                port(f.responder()), f.attempts(), ref(d.client()), ref(d.target()), ref(d.responder()), causes,
+                f.retransmissions(), f.clientResets(), f.distinctClientPorts(), Times.rfc3339(f.firstNanos()),
+                Times.rfc3339(f.lastNanos()), evidence, d.displayFilter(), d.decodeAs(),
                 hops(d.path()), d.lastSeen() == null ? null : hop(d.lastSeen()),
                 d.vanished(), explanation(d.explanation(), d.citeCaptures()));
+    }
+
+    /** {@code ip:port} ({@code [addr]:port} for IPv6), the address alone, or null. */
+    private static String string(Endpoint e) {
+        return e == null ? null : e.toString();
+    }
+
+    private static String ip(Endpoint e) {
+        return e == null ? null : e.address();
+    }
+
+    /** The port, or null where there is none (an ICMP error's source). */
+    private static Integer port(Endpoint e) {
+        return e == null || e.port() == Endpoint.NO_PORT ? null : e.port();
     }
 
     private static CauseDto cause(CauseVerdict c) {
@@ -225,8 +267,9 @@ public final class JsonReporter implements Reporter {
     }
 
     private static HopDto hop(PathHop h) {
-        return new HopDto(h.capture(), h.frame(), Times.utc(h.nanos()), h.node(), h.iface(), h.direction(), h.destination(),
-                h.afterDnat(), h.tunnel());
+        Endpoint dst = h.destination();
+        return new HopDto(h.capture(), h.frame(), Times.rfc3339(h.nanos()), h.node(), h.iface(), h.direction(),
+                dst.toString(), dst.address(), port(dst), h.afterDnat(), h.tunnel());
     }
 
     private static RefDto ref(Ref r) {
@@ -237,7 +280,9 @@ public final class JsonReporter implements Reporter {
         List<String> told = new ArrayList<>();
         List<StatementDto> statements = new ArrayList<>();
         for (Statement s : x.story()) {
-            statements.add(new StatementDto(s.kind().id(), s.text(), s.basis(), TextReporter.refList(s.packets(), citeCaptures)));
+            List<PacketDto> packets = s.packets().stream().map(p -> new PacketDto(p.capture.name(), p.frame))
+                    .distinct().toList();
+            statements.add(new StatementDto(s.kind().id(), s.text(), s.basis(), packets));
             if (s.kind() == Statement.Kind.SEEN || s.kind() == Statement.Kind.FACT) {
                 told.add(s.text());
             }
@@ -266,7 +311,7 @@ public final class JsonReporter implements Reporter {
         boolean any = s.packets() > 0;
         List<String> linkTypes = s.linkTypes().stream().map(LinkTypes::name).toList();
         return new CaptureDto(s.capture().name(), s.opened(), s.packets(), s.bytes(), linkTypes,
-                any ? Times.utc(s.firstNanos()) : null, any ? Times.utc(s.lastNanos()) : null,
+                any ? Times.rfc3339(s.firstNanos()) : null, any ? Times.rfc3339(s.lastNanos()) : null,
                 s.tcp(), s.icmpErrors(), s.other(), s.truncated(), s.malformed(), s.skippedRecords(), s.skippedBytes(),
                 s.weirds(), outcomes(s.outcomes()), s.errors(), s.capture().label(),
                 s.clockOffsetNanos() == null ? null : new ClockDto(s.clockReference(), s.clockOffsetNanos(), s.clockMatched()));

@@ -13,8 +13,11 @@ import io.pcapdiag.decode.PacketView;
 import io.pcapdiag.diagnosis.CaptureSummary;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.diagnosis.Result;
+import io.pcapdiag.report.JsonLinesReporter;
 import io.pcapdiag.report.JsonReporter;
+import io.pcapdiag.report.JsonSchemas;
 import io.pcapdiag.report.TextReporter;
+import io.pcapdiag.testing.SchemaCheck;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -22,7 +25,8 @@ import java.util.List;
 /**
  * Fuzzes the decoder, the tracker, the rules and the reporters together: a few dozen frames of any link type, any
  * bytes and any time steps (backwards too) must decode without an exception (the analysis's per-packet safety net
- * would hide one: the decoder is called bare first), track, and render as text and JSON; the attempt counts add up.
+ * would hide one: the decoder is called bare first), track, and render as text, JSON and JSON Lines valid against the
+ * shipped schemas; the attempt counts add up.
  * scripts/fuzz runs it under Jazzer; the test suite replays the committed corpus (AnalysisFuzzTestInputs).
  */
 class AnalysisFuzzTest {
@@ -66,5 +70,9 @@ class AnalysisFuzzTest {
         StringWriter json = new StringWriter();
         new JsonReporter(json).report(report);
         assertTrue(text.toString().endsWith("\n") && json.toString().startsWith("{"));
+        assertEquals(List.of(), SchemaCheck.errors(JsonSchemas.Document.REPORT, json.toString()), json.toString());
+        StringWriter lines = new StringWriter();
+        new JsonLinesReporter(new PrintWriter(lines), null).report(report);
+        assertEquals(List.of(), SchemaCheck.lineErrors(lines.toString()), lines.toString());
     }
 }

@@ -46,7 +46,8 @@ class CliErrorsTest {
     void noSubcommandNamesEveryOne() {
         CliRun r = CliRun.of();
         assertEquals(ExitCodes.USAGE, r.code());
-        assertEquals("pcapdiag: a subcommand is required: analyze, live, check, node-facts or collect\n", r.err());
+        assertEquals("pcapdiag: a subcommand is required: analyze, live, check, node-facts, collect or schema
+", r.err());
     }
 
     @Test

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pcapdiag.corpus.CaptureFilesOnDisk;
+import io.pcapdiag.report.JsonSchemas;
+import io.pcapdiag.testing.SchemaCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Every capture of the third-party corpus (../shared/corpus, over 1,400 files, some malformed on purpose)
  * is analysed or rejected with one line naming the file; none crashes or hangs. Where pcapdiag read a
- * file without any problem, its packet count must equal what Wireshark's reader counts ({@code capinfos}).
+ * file without any problem, its packet count must equal what Wireshark's reader counts ({@code capinfos}). Every
+ * report validates against the shipped report schema.
  */
 class CorpusSweepTest {
     private static final Duration PER_FILE = Duration.ofSeconds(60);
@@ -115,6 +118,10 @@ class CorpusSweepTest {
             JsonNode doc = JSON.readTree(r.out());
             if (!doc.has("findings") || !doc.has("captures")) {
                 return name + ": JSON lacks findings/captures";
+            }
+            List<String> invalid = SchemaCheck.errors(JsonSchemas.Document.REPORT, doc);
+            if (!invalid.isEmpty()) {
+                return name + ": the report is not what its schema says: " + invalid;
             }
         } catch (IOException e) {
             return name + ": stdout is not JSON: " + e.getMessage();

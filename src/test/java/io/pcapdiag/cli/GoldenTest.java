@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pcapdiag.report.JsonSchemas;
+import io.pcapdiag.testing.SchemaCheck;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,6 +72,16 @@ class GoldenTest {
         assertEquals("", r.err(), "stderr");
         assertEquals(ExitCodes.OK, r.code());
         compare(Captures.golden(name, "json"), r.out());
+    }
+
+    /** Every JSON golden is a report as the shipped schema describes it, every key of it described ({@link SchemaCheck}). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("captures")
+    void jsonGoldenValidatesAgainstTheSchema(String name) throws IOException {
+        Path golden = Captures.golden(name, "json");
+        assertTrue(Files.exists(golden), golden + " is missing");
+        assertEquals(List.of(), SchemaCheck.errors(JsonSchemas.Document.REPORT, Files.readString(golden, StandardCharsets.UTF_8)),
+                golden.toString());
     }
 
     /** analyze, the given options, the capture directory's options ({@link Captures#options}), the capture. */

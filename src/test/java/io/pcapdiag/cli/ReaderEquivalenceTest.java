@@ -55,7 +55,7 @@ class ReaderEquivalenceTest {
                 ((ObjectNode) f).remove(List.of("path", "last_seen", "vanished_between"));
             }
             for (JsonNode e : f.get("evidence")) {
-                ((ObjectNode) e).remove("iface");
+                ((ObjectNode) e).remove(List.of("interface", "direction"));
             }
         }
         return doc;

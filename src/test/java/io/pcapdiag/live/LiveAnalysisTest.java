@@ -4,6 +4,7 @@ import static io.pcapdiag.testing.TcpBuilder.ACK;
 import static io.pcapdiag.testing.TcpBuilder.RST;
 import static io.pcapdiag.testing.TcpBuilder.SYN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,6 +14,7 @@ import io.pcapdiag.capture.Capture;
 import io.pcapdiag.diagnosis.InterfaceStatus;
 import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.report.Format;
+import io.pcapdiag.report.JsonSchemas;
 import io.pcapdiag.report.JsonLinesReporter;
 import io.pcapdiag.report.Reporter;
 import io.pcapdiag.report.TextReporter;
@@ -20,6 +22,7 @@ import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.testing.Ipv4Builder;
 import io.pcapdiag.testing.Ipv6Builder;
 import io.pcapdiag.testing.LinkBuilder;
+import io.pcapdiag.testing.SchemaCheck;
 import io.pcapdiag.testing.TcpBuilder;
 import io.pcapdiag.track.HandshakeTracker;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -229,8 +232,15 @@ class LiveAnalysisTest {
         for (String line : out.toString().lines().toList()) {
             lines.add(json.readTree(line));
         }
-        assertEquals(List.of("finding", "finding", "finding", "summary", "report"),
+        // Streamed as they appeared, a summary, then at the end each finding's final form and the report (live lists no
+        // capture files: its interfaces are in the report line).
+        assertEquals(List.of("finding", "finding", "finding", "summary", "finding", "finding", "finding", "report"),
                 lines.stream().map(n -> n.get("event").asText()).toList());
+        assertEquals(List.of(false, false, false, true, true, true), lines.stream()
+                .filter(n -> n.get("event").asText().equals("finding")).map(n -> n.get("final").asBoolean()).toList());
+        for (JsonNode line : lines) {
+            assertEquals(List.of(), SchemaCheck.errors(JsonSchemas.Document.EVENTS, line), line.toString());
+        }
         JsonNode refused = lines.get(0);
         assertEquals("node-1", refused.get("node").asText());
         assertEquals("connection-refused", refused.get("pattern").asText());
@@ -253,10 +263,12 @@ class LiveAnalysisTest {
         assertEquals(2, summary.get("findings").get("connection-refused").asInt());
         assertEquals("veth-b", summary.get("interfaces").get(1).get("device").asText());
 
-        JsonNode report = lines.get(4);
-        assertEquals(3, report.get("findings").size(), "live: the report carries the findings' final counts");
+        JsonNode report = lines.get(7);
+        assertFalse(report.has("findings"), "live: the closing line summarises; the findings' final forms are lines of their own");
+        assertEquals(lines.get(0).get("pattern"), lines.get(4).get("pattern"), "the final lines in the report's order");
         assertEquals(3, report.get("findings_listed").asInt());
-        assertEquals(1, report.get("schema").asInt());
+        assertEquals(0, report.get("captures_listed").asInt());
+        assertEquals(2, report.get("schema_version").asInt());
         assertEquals(2, report.get("interfaces").size());
         assertEquals(3, report.get("interfaces").get(1).get("packets").asInt());
         assertTrue(report.get("interfaces").get(1).has("dropped_by_kernel"));

@@ -145,8 +145,9 @@ class LiveCommandTest {
         JsonNode report = new ObjectMapper().readTree(lines.get(lines.size() - 1));
         assertEquals("report", report.get("event").asText());
         assertEquals(2, report.get("interfaces").get(0).get("packets").asInt(), "--count 2: the SYN and its RST");
-        assertEquals("connection-refused", report.get("findings").get(0).get("pattern").asText());
-        assertEquals("127.0.0.1:" + port, report.get("findings").get(0).get("target").asText());
+        JsonNode last = new ObjectMapper().readTree(lines.stream().filter(l -> l.contains("\"final\":true")).findFirst().orElseThrow());
+        assertEquals("connection-refused", last.get("pattern").asText());
+        assertEquals("127.0.0.1:" + port, last.get("target").asText());
         CliRun offline = CliRun.of("analyze", "--format", "json", file.toString());
         assertEquals(0, offline.code(), offline.err());
         assertEquals(1, new ObjectMapper().readTree(offline.out()).get("findings").size());

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.pcapdiag.cli.Main;
 import java.io.File;
 import java.io.PrintWriter;
@@ -105,7 +106,11 @@ class LiveLabTest {
                     problems.add(sc + " " + label + ": no final report; stderr: " + read(out.resolve(sc + "." + label + ".err")));
                     continue;
                 }
-                TreeSet<String> live = keys(report.get("findings"), true);
+                // The run's final findings: the finding lines marked final, sent just before the report line.
+                ArrayNode finals = JSON.createArrayNode();
+                lines.stream().filter(l -> l.get("event").asText().equals("finding") && l.get("final").asBoolean())
+                        .forEach(finals::add);
+                TreeSet<String> live = keys(finals, true);
                 findings += live.size();
                 TreeSet<String> written = analyze(files(out, sc + ".live-" + label));
                 if (!live.equals(written)) {
@@ -116,12 +121,12 @@ class LiveLabTest {
                 }
                 Map<String, String> streamed = new TreeMap<>();
                 for (JsonNode l : lines) {
-                    if (l.get("event").asText().equals("finding")) {
+                    if (l.get("event").asText().equals("finding") && !l.get("final").asBoolean()) {
                         streamed.put(who(l), l.get("pattern").asText());
                     }
                 }
                 Map<String, String> reported = new TreeMap<>();
-                report.get("findings").forEach(f -> reported.put(who(f), f.get("pattern").asText()));
+                finals.forEach(f -> reported.put(who(f), f.get("pattern").asText()));
                 if (!streamed.equals(reported)) {
                     problems.add(sc + " " + label + ": streamed " + streamed + " but reported " + reported);
                 }

@@ -60,8 +60,8 @@ class JsonReporterTest {
             for (String line : lines.split(System.lineSeparator())) {
                 JsonNode n = json.readTree(line);
                 assertEquals(label, n.get("node").asText(), line);
-                if (n.get("event").asText().equals("report")) {
-                    assertEquals(label, n.get("captures").get(0).get("label").asText());
+                if (n.get("event").asText().equals("capture")) {
+                    assertEquals(label, n.get("label").asText());
                 }
             }
         }
