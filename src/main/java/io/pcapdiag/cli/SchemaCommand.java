@@ -2,6 +2,7 @@ package io.pcapdiag.cli;
 
 import io.pcapdiag.report.JsonSchemas;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,8 +42,10 @@ public final class SchemaCommand implements Callable<Integer> {
     public Integer call() {
         JsonSchemas.Document d = JsonSchemas.Document.of(document);
         if (d == null) {
-            throw new ParameterException(spec.commandLine(), "unknown document '" + document + "': expected "
-                    + String.join(", ", JsonSchemas.Document.ids()));
+            List<String> ids = JsonSchemas.Document.ids();
+            throw new ParameterException(spec.commandLine(), "schema takes "
+                    + String.join(", ", ids.subList(0, ids.size() - 1)) + " or " + ids.get(ids.size() - 1)
+                    + ", not '" + document + "'");
         }
         PrintWriter out = spec.commandLine().getOut();
         out.print(JsonSchemas.standalone(d));

@@ -46,8 +46,7 @@ class CliErrorsTest {
     void noSubcommandNamesEveryOne() {
         CliRun r = CliRun.of();
         assertEquals(ExitCodes.USAGE, r.code());
-        assertEquals("pcapdiag: a subcommand is required: analyze, live, check, node-facts, collect or schema
-", r.err());
+        assertEquals("pcapdiag: a subcommand is required: analyze, live, check, node-facts, collect or schema\n", r.err());
     }
 
     @Test
