@@ -330,13 +330,13 @@ sc_udp_unreachable() {
 }
 
 # dns-insert-race: two DNS pods behind the VIP, chosen at random per flow (-m statistic, as kube-proxy
-# writes it). glibc sends A and AAAA from one socket at once; on kernels before clash resolution (5.0 and
-# earlier for UDP with different NAT results, see scripts/lab/README.md) the second query's conntrack
-# entry could lose the insert race in __nf_conntrack_confirm() and the packet was dropped (insert_failed):
-# the AAAA left the pod, was never DNAT'ed out to a DNS pod, and glibc re-sent both after 5 s. First the
-# probe: many parallel lookups, conntrack -S before and after (written to race-probe.txt). Then the
-# recording, deterministic whatever the probe found: a rule drops the second query of the lookup's flow
-# after DNAT (the flow's second original-direction packet, -m connbytes), where the loser was dropped.
+# writes it). The race: the A and AAAA queries of one socket, processed at once on two CPUs, both create
+# the flow's conntrack entry (perhaps DNAT'ed to different pods) and the second to confirm it loses the
+# insert in __nf_conntrack_confirm(); kernels without clash resolution dropped it (insert_failed): the
+# AAAA left the pod, never left DNAT'ed for a DNS pod, and glibc asked again 5 s later. First the probe
+# (race_probe, written to race-probe.txt): does this kernel still drop the loser? Then the recording,
+# deterministic whatever the probe found: a rule drops the lookup's second query after DNAT (the flow's
+# second original-direction packet, -m connbytes, once), where the loser was dropped.
 sc_dns_insert_race() {
     dns_topo_up 2 allow
     brnf 1
@@ -359,8 +359,9 @@ sc_dns_insert_race() {
     expect any "udp and (dst host $DNS1 or dst host $DNS2) and dst port 53" 3 3 # the AAAA never left DNAT'ed
 }
 
-# race_probe FILE: the kernel release, conntrack -S summed over CPUs before and after RACE_LOOKUPS
-# parallel glibc lookups (each its own socket, A and AAAA at once), and how many took 5 s or more.
+# race_probe FILE: the kernel release and conntrack -S (summed over CPUs) before and after RACE_LOOKUPS
+# parallel glibc lookups (each its own socket, A and AAAA at once), how many took 5 s, and then after as
+# many flows whose two queries two threads send at the same instant.
 RACE_LOOKUPS=${PDLAB_RACE_LOOKUPS:-2000}
 race_probe() {
     local file=$1 before after slow raw
@@ -380,6 +381,41 @@ with ThreadPoolExecutor(64) as ex:
 EOF
 )
     after=$(ct_stats)
+    # glibc's two queries leave one thread back to back (sendmmsg), and on a veth the first one is
+    # processed, conntrack confirm included, before the second is sent: they cannot race. The second
+    # probe makes them race as the kernel's own selftest (conntrack_clash.sh) does: two threads send
+    # the two queries on one socket at the same instant, so two CPUs insert the flow's entry at once.
+    local raced lost
+    read -r raced lost < <(nsx "$NS_A" python3 - "$RACE_LOOKUPS" "$DNS_VIP" <<'EOF'
+import socket, struct, sys, threading
+n, vip = int(sys.argv[1]), sys.argv[2]
+def q(qid, qtype):
+    name = b"".join(bytes([len(p)]) + p for p in b"web.default.svc.cluster.local".split(b"."))
+    return struct.pack("!HHHHHH", qid, 0x0100, 1, 0, 0, 0) + name + b"\x00" + struct.pack("!HH", qtype, 1)
+lost = 0
+for i in range(n):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.connect((vip, 53))
+    s.settimeout(1.0)
+    go = threading.Barrier(2)
+    def send(m):
+        go.wait()
+        s.send(m)
+    ts = [threading.Thread(target=send, args=(q(2 * i % 65536, t),)) for t in (1, 28)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    got = 0
+    try:
+        while got < 2:
+            s.recv(512)
+            got += 1
+    except socket.timeout:
+        lost += 1
+    s.close()
+print(n, lost)
+EOF
+)
+    local after2; after2=$(ct_stats)
     raw=$(nsx "$NS_NODE" conntrack -S 2>&1)
     {
         echo "kernel $(uname -r), $(nproc) CPUs"
@@ -389,10 +425,14 @@ EOF
         echo "  before $before"
         echo "  after  $after"
         echo "lookups that took 4.5 s or more: $slow"
+        echo "then $raced flows of two queries (A, AAAA) sent by two threads on one socket at once (as the kernel's"
+        echo "  conntrack_clash selftest does), each waiting 1 s for both answers: $lost flows missed an answer"
+        echo "  after  $after2"
         echo "conntrack -S after:"
         sed 's/^/  /' <<<"$raw"
     } >"$file"
-    say "  race probe: $RACE_LOOKUPS lookups, $slow slow; conntrack -S before: $before; after: $after"
+    say "  race probe: $RACE_LOOKUPS lookups, $slow slow; conntrack -S before: $before; after: $after;" \
+        "$raced two-thread flows, $lost missed an answer; after: $after2"
 }
 
 # ct_stats: conntrack -S in the node namespace, the race's counters summed over CPUs.
