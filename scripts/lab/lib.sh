@@ -33,6 +33,21 @@ VXLAN_PORT=8472                              # Linux's and Flannel's VXLAN port
 NODEPORT=30080                               # NodePort of the LoadBalancer Service
 NODEPORT_LOCAL=30081                         # NodePort of an ETP=Local Service without local endpoints
 
+# DNS scenarios (dns.sh): the cluster DNS Service, its pods on this node's cni0, the upstream resolver.
+DNS_VIP=10.96.0.10                            # ClusterIP of Service kube-system/kube-dns (53/UDP, 53/TCP)
+DNS1=10.244.0.10;  DNS2=10.244.0.11           # the DNS pods (coredns-...), on this node's cni0
+NS_DNS1=${LAB_PREFIX}dns1; NS_DNS2=${LAB_PREFIX}dns2
+MAC_VETH_DNS1=02:00:00:00:01:1d; MAC_DNS1_ETH0=02:00:00:00:1d:01
+MAC_VETH_DNS2=02:00:00:00:01:2d; MAC_DNS2_ETH0=02:00:00:00:2d:01
+UPSTREAM4=$LBR4                               # the upstream resolver the DNS pods forward to (in $NS_LB)
+STATSD_SVC4=10.96.81.25; STATSD_PORT=8125     # ClusterIP of a UDP Service whose pod (B) does not listen
+UPSTREAM_NAME=api.example.com; UPSTREAM_ADDR=192.0.2.80   # a name only the upstream knows
+# The pod's resolv.conf as the kubelet writes it for dnsPolicy ClusterFirst in namespace default.
+POD_RESOLV_CONF="search default.svc.cluster.local svc.cluster.local cluster.local
+nameserver $DNS_VIP
+options ndots:5
+"
+
 # Fixed MACs (locally administered, 02:00:00:00:<namespace>:<interface>) so recordings repeat.
 MAC_CNI0=02:00:00:00:01:01
 MAC_IPVS0=02:00:00:00:01:02
@@ -55,6 +70,7 @@ MAC_NET_B=02:00:00:00:0e:0b
 LAB_DIR=${LAB_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
 TCP_PY=$LAB_DIR/tcp.py
 SNAPSHOT_PY=$LAB_DIR/snapshot.py
+DNS_PY=$LAB_DIR/dns.py
 # The pcapdiag to run (node-facts): the launcher, or what a test gives (PDLAB_PCAPDIAG, an executable).
 PCAPDIAG=${PDLAB_PCAPDIAG:-$LAB_DIR/../pcapdiag}
 NODE_NAME=pdlab-node     # the node's name in the cluster snapshots and node facts
@@ -100,6 +116,8 @@ lab_cleanup() {
         done
         ip netns del "$ns" 2>/dev/null || true
     done
+    # The resolv.conf files `ip netns exec` bind-mounts for a pod (the DNS scenarios').
+    rm -rf /etc/netns/"$LAB_PREFIX"*
 }
 
 # Quiet IPv6 (no DAD, no router solicitations) or no IPv6 at all, set before any interface

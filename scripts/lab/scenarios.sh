@@ -27,6 +27,14 @@ SCENARIOS=(
     cross-node-remote-drop
     cross-node-policy-reject
     cross-node-underlay-drop
+    dns-healthy
+    dns-same-node-bypass
+    dns-policy-drop
+    dns-stale-dnat
+    dns-servfail
+    dns-search-expansion
+    dns-insert-race
+    udp-unreachable
 )
 
 # kube-proxy's iptables chains, reduced to what a scenario needs. The comments are the ones
@@ -376,3 +384,7 @@ sc_cross_node_healthy() { cross_node none; }
 sc_cross_node_remote_drop() { cross_node remote-drop; }
 sc_cross_node_policy_reject() { cross_node remote-reject; }
 sc_cross_node_underlay_drop() { cross_node underlay-drop; }
+
+# The DNS and UDP Service scenarios (dns-*, udp-unreachable).
+# shellcheck source=dns.sh
+source "$(dirname "${BASH_SOURCE[0]}")/dns.sh"

@@ -9,8 +9,10 @@ lab's addresses (scripts/lab/lib.sh): the node (pdlab-node) and a second node th
 cluster (pdlab-node-b, where endpoints live that are not on the recorded node), the pods, the Services
 each scenario dials and their EndpointSlices, and the kube-proxy ConfigMap with the mode the scenario
 stands in for. --contradicting writes the same cluster changed so that the cause the scenario reproduces
-is ruled out (an endpoint on this node, ipMode: Proxy, a ready endpoint), for the goldens that show a
-contradicted cause.
+is ruled out (an endpoint on this node, ipMode: Proxy, a ready endpoint, a policy admitting the client,
+the deleted DNS pod still an endpoint, ndots:1), for the goldens that show a contradicted cause. The DNS
+scenarios add the kube-dns Service in kube-system, its EndpointSlice and CoreDNS pods, and the client
+pod's dnsPolicy (and dnsConfig).
 """
 import argparse
 import hashlib
@@ -108,7 +110,110 @@ C = "10.244.1.20"
 CLIENT, WEB, API = "client-6d8f7b9c4-k2m9x", "web-5b7c9d8f6-p4q8r", "api-7c9f8d6b5-t5n8k"
 
 
+DNS_VIP = "10.96.0.10"
+DNS_PODS = {"10.244.0.10": "coredns-5d78c9869d-7xk2p", "10.244.0.11": "coredns-5d78c9869d-q9w4m"}
+DNS_SELECTOR = {"k8s-app": "kube-dns"}
+STATSD = "statsd-6c8d9f7b5-w7r4t"
+
+
+def client_pod(dns_config=None):
+    """Pod A with the DNS settings the kubelet writes its resolv.conf from (dnsPolicy ClusterFirst)."""
+    p = pod(CLIENT, "client", list(A[:1]), NODE, "client-6d8f7b9c4")
+    p["spec"]["dnsPolicy"] = "ClusterFirst"
+    if dns_config:
+        p["spec"]["dnsConfig"] = dns_config
+    return p
+
+
+def dns_pod(ip, ready=True):
+    name = DNS_PODS[ip]
+    p = {"apiVersion": "v1", "kind": "Pod",
+         "metadata": meta(name, "kube-system", dict(DNS_SELECTOR, **{"pod-template-hash": "5d78c9869d"}),
+                          ("ReplicaSet", "coredns-5d78c9869d")),
+         "spec": {"nodeName": NODE, "dnsPolicy": "Default", "priorityClassName": "system-cluster-critical",
+                  "containers": [{"name": "coredns", "image": "registry.k8s.io/coredns/coredns:v1.11.1",
+                                  "args": ["-conf", "/etc/coredns/Corefile"],
+                                  "ports": [{"name": "dns", "containerPort": 53, "protocol": "UDP"},
+                                            {"name": "dns-tcp", "containerPort": 53, "protocol": "TCP"},
+                                            {"name": "metrics", "containerPort": 9153, "protocol": "TCP"}]}]},
+         "status": {"phase": "Running", "podIP": ip, "podIPs": [{"ip": ip}],
+                    "conditions": [{"type": "Ready", "status": "True" if ready else "False"}]}}
+    return p
+
+
+def kube_dns_service():
+    return {"apiVersion": "v1", "kind": "Service",
+            "metadata": meta("kube-dns", "kube-system", dict(DNS_SELECTOR, **{"kubernetes.io/name": "CoreDNS"})),
+            "spec": {"type": "ClusterIP", "selector": DNS_SELECTOR, "clusterIP": DNS_VIP, "clusterIPs": [DNS_VIP],
+                     "ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack", "sessionAffinity": "None",
+                     "internalTrafficPolicy": "Cluster",
+                     "ports": [{"name": "dns", "port": 53, "targetPort": 53, "protocol": "UDP"},
+                               {"name": "dns-tcp", "port": 53, "targetPort": 53, "protocol": "TCP"},
+                               {"name": "metrics", "port": 9153, "targetPort": 9153, "protocol": "TCP"}]},
+            "status": {"loadBalancer": {}}}
+
+
+def kube_dns_slice(ips):
+    eps = [{"addresses": [ip], "conditions": {"ready": True, "serving": True, "terminating": False},
+            "nodeName": NODE, "targetRef": {"kind": "Pod", "namespace": "kube-system", "name": DNS_PODS[ip]}}
+           for ip in ips]
+    return {"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+            "metadata": meta("kube-dns-v4", "kube-system", {"kubernetes.io/service-name": "kube-dns",
+                                                          "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io"}),
+            "addressType": "IPv4", "endpoints": eps,
+            "ports": [{"name": "dns", "port": 53, "protocol": "UDP"}, {"name": "dns-tcp", "port": 53, "protocol": "TCP"},
+                      {"name": "metrics", "port": 9153, "protocol": "TCP"}]}
+
+
+def dns_policy(contradicting):
+    """Only frontend pods (any namespace) may query the DNS pods; contradicting: the client pods too."""
+    admitted = [{"namespaceSelector": {}, "podSelector": {"matchLabels": {"app": "frontend"}}}]
+    if contradicting:
+        admitted.append({"namespaceSelector": {}, "podSelector": {"matchLabels": {"app": "client"}}})
+    return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+            "metadata": meta("kube-dns-allow-frontend", "kube-system"),
+            "spec": {"podSelector": {"matchLabels": DNS_SELECTOR}, "policyTypes": ["Ingress"],
+                     "ingress": [{"from": admitted, "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}]}]}}
+
+
+def dns_objects(scenario, contradicting):
+    """The DNS and UDP scenarios (scripts/lab/dns.sh): kube-dns and its pods on this node, pod A with
+    dnsPolicy ClusterFirst, and what each scenario dials."""
+    dns_ips = ["10.244.0.10"]
+    dns_config = None
+    extra = []
+    if scenario == "dns-insert-race":
+        dns_ips = ["10.244.0.10", "10.244.0.11"]
+    if scenario == "dns-stale-dnat":
+        # Pod 1 was deleted and pod 2 replaced it; the contradicting cluster still has pod 1 as a ready endpoint.
+        dns_ips = ["10.244.0.10", "10.244.0.11"] if contradicting else ["10.244.0.11"]
+    if scenario == "dns-search-expansion" and contradicting:
+        dns_config = {"options": [{"name": "ndots", "value": "1"}]}
+    if scenario == "dns-policy-drop":
+        extra.append(dns_policy(contradicting))
+    objs = [node(NODE, ["198.51.100.2", "2001:db8:5100::2"], ["10.244.0.0/24", "2001:db8:244::/64"]),
+            node(NODE_B, ["198.51.100.3", "2001:db8:5100::3"], ["10.244.1.0/24", "2001:db8:244:1::/64"]),
+            client_pod(dns_config)]
+    objs += [dns_pod(ip) for ip in dns_ips]
+    objs += [kube_dns_service(), kube_dns_slice(dns_ips)]
+    if scenario == "udp-unreachable":
+        p = pod(STATSD, "statsd", list(B[:1]), NODE, "statsd-6c8d9f7b5")
+        p["spec"]["containers"][0]["ports"] = [{"name": "metrics", "containerPort": 8125, "protocol": "UDP"}]
+        objs.append(p)
+        svc = service("statsd", {"app": "statsd"}, [{"name": "metrics", "port": 8125, "targetPort": 8125, "protocol": "UDP"}],
+                      ["10.96.81.25"])
+        objs.append(svc)
+        sl = slice_("statsd", "IPv4", [(B[0], NODE, STATSD)], "metrics", 8125)
+        sl["ports"][0]["protocol"] = "UDP"
+        objs.append(sl)
+    objs += extra
+    objs.append(kube_proxy("iptables"))
+    return objs
+
+
 def objects(scenario, contradicting):
+    if scenario.startswith("dns-") or scenario.startswith("udp-"):
+        return dns_objects(scenario, contradicting)
     v6 = scenario.endswith("-v6")
     base = scenario[:-3] if v6 else scenario
     fam = "IPv6" if v6 else "IPv4"
