@@ -17,6 +17,7 @@ import io.pcapdiag.diagnosis.AttemptView;
 import io.pcapdiag.diagnosis.CaptureSummary;
 import io.pcapdiag.diagnosis.Diagnosis;
 import io.pcapdiag.diagnosis.PathHop;
+import io.pcapdiag.diagnosis.Concern;
 import io.pcapdiag.diagnosis.Report;
 import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.rules.Explanation;
@@ -101,12 +102,21 @@ public final class JsonReporter implements Reporter {
     record Document(int schemaVersion, @JsonInclude(JsonInclude.Include.NON_NULL) List<FindingDto> findings,
                     Map<String, Long> findingsNotListed, Map<String, Long> attempts, TrackerDto tracker,
                     @JsonInclude(JsonInclude.Include.NON_NULL) List<CaptureDto> captures,
-                    @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptDto> attemptList, long attemptsNotListed) {
+                    @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptDto> attemptList, long attemptsNotListed,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) SelectionDto selection) {
         /** The document less its lists, which JSON Lines writes a line per entry. */
         Document withoutLists() {
             return new Document(schemaVersion, null, findingsNotListed, attempts, tracker, null, null,
-                    attemptsNotListed);
+                    attemptsNotListed, selection);
         }
+    }
+
+    /**
+     * {@code --service}, {@code --pod}, {@code --host}: what the findings were selected by, how many concern it and how
+     * many there are in all; absent without them.
+     */
+    record SelectionDto(List<String> service, List<String> pod, List<String> host, int findingsConcerned,
+                        int findingsTotal) {
     }
 
     /** {@code --attempts N}: one attempt, who dialed what, how it ended, where its SYN went. */
@@ -208,7 +218,13 @@ public final class JsonReporter implements Reporter {
                 new TrackerDto(t.attempts(), t.evicted(), t.peakOpen(), t.maxOpen(), t.unmatchedAnswers()),
                 result.captures().stream().map(JsonReporter::capture).toList(),
                 r.attempts().stream().map(JsonReporter::attempt).toList(),
-                r.attempts().isEmpty() ? 0 : result.attemptsNotListed());
+                r.attempts().isEmpty() ? 0 : result.attemptsNotListed(), selection(r));
+    }
+
+    private static SelectionDto selection(Report r) {
+        Concern c = r.concern();
+        return c.all() ? null : new SelectionDto(c.services(), c.pods(),
+                c.hosts().stream().map(Concern.Prefix::typed).toList(), r.concerned(), r.findingCount());
     }
 
     static AttemptDto attempt(AttemptView a) {

@@ -1,8 +1,13 @@
 package io.pcapdiag.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.pcapdiag.report.JsonSchemas;
+import io.pcapdiag.testing.SchemaCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,6 +73,24 @@ class SummaryTableTest {
         assertTrue(r.out().endsWith(all.get(all.size() - 1) + "; 2 shown, those that concern --service default/web\n"),
                 r.out());
         assertTrue(rows(filtered("--service", "default/nothing-by-this-name")).isEmpty());
+    }
+
+    /** JSON says what the findings were selected by, and how many of them there are; it validates against its schema. */
+    @Test
+    void jsonSaysTheSelection() throws IOException {
+        List<String> a = new ArrayList<>(List.of("analyze", "-o", "json", "--cluster", HAIRPIN + "cluster.json",
+                "--service", "default/web", "--host", "2001:db8:96::/48"));
+        a.addAll(anyPcaps());
+        CliRun r = CliRun.of(a.toArray(String[]::new));
+        JsonNode doc = new ObjectMapper().readTree(r.out());
+        JsonNode sel = doc.get("selection");
+        assertEquals("[\"default/web\"]", sel.get("service").toString());
+        assertEquals("[\"2001:db8:96::/48\"]", sel.get("host").toString());
+        assertEquals(doc.get("findings").size(), sel.get("findings_concerned").asInt());
+        assertEquals(15, sel.get("findings_total").asInt());
+        assertEquals(List.of(), SchemaCheck.errors(JsonSchemas.Document.REPORT, r.out()));
+        CliRun all = CliRun.of("analyze", "-o", "json", HAIRPIN + "any.pcap");
+        assertFalse(all.out().contains("\"selection\""), "no selection without the options");
     }
 
     /** A pod is concerned as client, target, or backend: here the backend that answered in the Service's place. */
