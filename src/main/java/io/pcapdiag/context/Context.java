@@ -135,6 +135,39 @@ public interface Context {
         return Optional.empty();
     }
 
+    /**
+     * The interface a SYN dialing {@code dialed} came in on, inferred from the node's facts when the capture cannot say
+     * (a one-interface pcap): the interface holding that address; value and subject its name. Empty when no
+     * interface that receives packets holds it.
+     */
+    default Optional<Reading> ingressFor(Endpoint dialed) {
+        return Optional.empty();
+    }
+
+    /**
+     * The reverse-path filter in force where a packet arriving on {@code iface} enters IPv4 (the bridge, for a bridge
+     * port): value 0 (off), 1 (strict) or 2 (loose), the higher of conf.all and conf.IFACE; subject that device.
+     */
+    default Optional<Reading> rpFilter(String iface) {
+        return Optional.empty();
+    }
+
+    /**
+     * For a SYN whose ingress is unknown: value "0" when no interface of the node filters by reverse path, the lowest
+     * mode when every interface filters loosely (2 or more); empty otherwise or when unknown.
+     */
+    default Optional<Reading> rpFilterEverywhere() {
+        return Optional.empty();
+    }
+
+    /**
+     * The interface the node's routes send a packet to {@code source} out of: value that device, null when no route
+     * leads back to it; subject the address. Empty when the routes are unknown.
+     */
+    default Optional<Reading> routeBack(Endpoint source) {
+        return Optional.empty();
+    }
+
     /** How much a node counter (nstat or conntrack statistics name) rose over the node facts' sample (value: the rise). */
     default Optional<Reading> counterRise(String counter) {
         return Optional.empty();
@@ -284,6 +317,26 @@ public interface Context {
             @Override
             public Optional<Reading> localAddress(Endpoint address) {
                 return first(c -> c.localAddress(address));
+            }
+
+            @Override
+            public Optional<Reading> ingressFor(Endpoint dialed) {
+                return first(c -> c.ingressFor(dialed));
+            }
+
+            @Override
+            public Optional<Reading> rpFilter(String iface) {
+                return first(c -> c.rpFilter(iface));
+            }
+
+            @Override
+            public Optional<Reading> rpFilterEverywhere() {
+                return first(Context::rpFilterEverywhere);
+            }
+
+            @Override
+            public Optional<Reading> routeBack(Endpoint source) {
+                return first(c -> c.routeBack(source));
             }
 
             @Override
