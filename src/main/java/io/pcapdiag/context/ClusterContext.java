@@ -101,6 +101,11 @@ public final class ClusterContext implements Context {
     }
 
     @Override
+    public Optional<Fact> nodeAddress(Endpoint address) {
+        return index.get().nodeAt(address).map(n -> fact(address.address() + " is an address of node " + n.getMetadata().getName()));
+    }
+
+    @Override
     public Optional<String> nodeOf(Endpoint address) {
         ClusterIndex idx = index.get();
         Optional<Pod> p = idx.podAt(address);

@@ -74,6 +74,11 @@ public interface Context {
         return Optional.empty();
     }
 
+    /** Why {@code address} is a Node's own address (its InternalIP or ExternalIP), when the cluster lists it. */
+    default Optional<Fact> nodeAddress(Endpoint address) {
+        return Optional.empty();
+    }
+
     /** The node {@code address} belongs to: a pod's node, or the node holding it; for inferring the capture's node. */
     default Optional<String> nodeOf(Endpoint address) {
         return Optional.empty();
@@ -149,6 +154,19 @@ public interface Context {
      * port): value 0 (off), 1 (strict) or 2 (loose), the higher of conf.all and conf.IFACE; subject that device.
      */
     default Optional<Reading> rpFilter(String iface) {
+        return Optional.empty();
+    }
+
+    /**
+     * Whether packets arriving on {@code iface} (null: on any interface) may carry one of the node's own addresses as
+     * source (accept_local): value "1" or "0".
+     */
+    default Optional<Reading> acceptLocal(String iface) {
+        return Optional.empty();
+    }
+
+    /** The release of the capture's node's kernel ({@code uname -r}). */
+    default Optional<Reading> kernelRelease() {
         return Optional.empty();
     }
 
@@ -270,6 +288,11 @@ public interface Context {
             }
 
             @Override
+            public Optional<Fact> nodeAddress(Endpoint address) {
+                return first(c -> c.nodeAddress(address));
+            }
+
+            @Override
             public Optional<String> nodeOf(Endpoint address) {
                 return first(c -> c.nodeOf(address));
             }
@@ -327,6 +350,16 @@ public interface Context {
             @Override
             public Optional<Reading> rpFilter(String iface) {
                 return first(c -> c.rpFilter(iface));
+            }
+
+            @Override
+            public Optional<Reading> acceptLocal(String iface) {
+                return first(c -> c.acceptLocal(iface));
+            }
+
+            @Override
+            public Optional<Reading> kernelRelease() {
+                return first(Context::kernelRelease);
             }
 
             @Override

@@ -228,6 +228,31 @@ public final class NodeContext implements Context {
     }
 
     @Override
+    public Optional<Reading> acceptLocal(String iface) {
+        refresh();
+        String dev = iface == null ? null : facts.ipDevice(iface);
+        OrUnknown<Boolean> v = facts.acceptLocal(dev);
+        if (!v.isKnown()) {
+            return Optional.empty();
+        }
+        String where = dev == null ? "any interface" : dev;
+        String keys = NodeFacts.interfaceSysctlKey("all", "accept_local") + " = "
+                + facts.sysctl(NodeFacts.interfaceSysctlKey("all", "accept_local")).orElse("unknown")
+                + (dev == null ? (v.value() ? "" : ", and 0 on every interface")
+                : ", " + NodeFacts.interfaceSysctlKey(dev, "accept_local") + " = "
+                        + facts.sysctl(NodeFacts.interfaceSysctlKey(dev, "accept_local")).orElse("unknown"));
+        return Optional.of(new Reading(where, v.value() ? "1" : "0", fact((v.value() ? "packets from the node's own addresses are accepted on "
+                : "packets from the node's own addresses are dropped as martians on ") + where + " on " + node + " (" + keys + ")")));
+    }
+
+    @Override
+    public Optional<Reading> kernelRelease() {
+        refresh();
+        OrUnknown<String> k = facts.kernelRelease();
+        return k.isKnown() ? Optional.of(new Reading("kernel", k.value(), fact(node + " runs Linux " + k.value()))) : Optional.empty();
+    }
+
+    @Override
     public Optional<Reading> rpFilterEverywhere() {
         refresh();
         OrUnknown<long[]> range = facts.rpFilterRange();

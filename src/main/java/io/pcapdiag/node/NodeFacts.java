@@ -260,6 +260,36 @@ public record NodeFacts(int schemaVersion, OrUnknown<String> nodeName, String no
     }
 
     /**
+     * Whether a packet arriving on {@code iface} may carry one of the node's own addresses as its source: accept_local
+     * in conf.all or conf.IFACE (IN_DEV_ACCEPT_LOCAL is IN_DEV_ORCONF, include/linux/inetdevice.h); else
+     * fib_validate_source rejects it as a martian. A null {@code iface} (ingress unknown) asks it of every interface.
+     */
+    public OrUnknown<Boolean> acceptLocal(String iface) {
+        OrUnknown<Long> all = sysctlNumber(interfaceSysctlKey("all", "accept_local"));
+        if (all.isKnown() && all.value() != 0) {
+            return OrUnknown.known(true);
+        }
+        List<String> names = iface != null ? List.of(iface)
+                : interfaces.orElse(List.of()).stream().map(NodeInterface::name).toList();
+        if (iface == null && !interfaces.isKnown()) {
+            return interfaces.asUnknown();
+        }
+        boolean anyUnknown = !all.isKnown();
+        String reason = all.isKnown() ? null : all.reason();
+        for (String n : names) {
+            OrUnknown<Long> own = sysctlNumber(interfaceSysctlKey(n, "accept_local"));
+            if (own.isKnown() && own.value() != 0) {
+                return iface != null ? OrUnknown.known(true) : OrUnknown.unknown("accept_local is on for " + n + " only");
+            }
+            if (!own.isKnown()) {
+                anyUnknown = true;
+                reason = own.reason();
+            }
+        }
+        return anyUnknown ? OrUnknown.unknown(reason) : OrUnknown.known(false);
+    }
+
+    /**
      * The reverse-path filter in force on every interface of the node at once, for a packet whose ingress is unknown: the
      * lowest and highest of {@link #rpFilter} over the interfaces (each interface's own value unknown leaves the range
      * unknown, unless conf.all alone makes every interface loose).
