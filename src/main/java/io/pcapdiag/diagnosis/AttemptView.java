@@ -17,10 +17,14 @@ import java.util.List;
  * @param connectNanos    first SYN to the target's SYN-ACK, or -1 when the target did not answer
  * @param firstSyn        capture time of the first SYN
  * @param path            where its SYN was seen, in order
+ * @param clientEndpoint  the client's address and port as every endpoint is written ({@code 10.0.0.1:40001},
+ *                        {@code [2001:db8::1]:40001})
  */
 public record AttemptView(String client, int clientPort, long isn, String target, String outcome, String pattern,
-                          String responder, int retransmissions, long connectNanos, long firstSyn, List<PathHop> path) {
+                          String responder, int retransmissions, long connectNanos, long firstSyn, List<PathHop> path,
+                          String clientEndpoint) {
     public AttemptView {
         path = List.copyOf(path);
     }
+
 }

@@ -86,7 +86,7 @@ final class LbProbeDropped implements GroupRule {
     }
 
     @Override
-    public Explanation explain(Finding f, Context context) {
+    public Explanation explain(Finding f, Context context, Judged judged) {
         List<Sighting> syns = f.examples().stream().map(Attempt::syn).toList();
         List<Statement> story = new ArrayList<>();
         story.add(Statement.seen(f.client() + " sent " + Words.count(f.attempts(), "connection attempt", "connection attempts")
@@ -99,19 +99,26 @@ final class LbProbeDropped implements GroupRule {
         story.add(Statement.cited("Linux drops a packet that arrives with one of the node's own addresses as its source"
                 + " (a martian) in the route lookup, before NAT or any socket sees it.",
                 "Linux net/ipv4/fib_frontend.c, fib_validate_source()"));
-        story.add(Statement.likely("These are a load balancer's health probes sourced from its own VIP, which kube-proxy"
+        story.add(Statement.likely(judged.ruledOut("lb-vip-bound-locally")
+                ? "Something drops these probes by their source address: rp_filter on a multi-homed node, or a firewall"
+                        + " rule for that source."
+                : "These are a load balancer's health probes sourced from its own VIP, which kube-proxy"
                 + " (IPVS) also bound to kube-ipvs0 on this node; the load balancer then marks every node unhealthy."
                 + " Packets alone cannot tell this from another drop that depends on the source address (rp_filter on a"
                 + " multi-homed node, a firewall rule for that source)."));
         String s = f.client().address();
-        return new Explanation(story, List.of(), List.of(
-                "ip addr show kube-ipvs0 | grep -w " + s + "   (on the node: is the probe's source a local address?)",
-                "sysctl -w net.ipv4.conf.all.log_martians=1; dmesg | grep -i martian   (the kernel logs each drop)"),
+        List<String> checks = new ArrayList<>();
+        if (!judged.answered("lb-vip-bound-locally")) {
+            checks.add("ip addr show kube-ipvs0 | grep -w " + s + "   (on the node: is the probe's source a local address?)");
+        }
+        checks.add("sysctl -w net.ipv4.conf.all.log_martians=1; dmesg | grep -i martian   (the kernel logs each drop)");
+        return new Explanation(story, List.of(), checks,
                 List.of(
                 new Explanation.Remedy("set status.loadBalancer.ingress[].ipMode: Proxy (Kubernetes 1.30+) for the Service",
-                        "kube-proxy no longer binds the LB IP; in-cluster traffic to that IP goes through the load balancer"),
+                        "kube-proxy no longer binds the LB IP; in-cluster traffic to that IP goes through the load balancer",
+                        "lb-vip-bound-locally"),
                 new Explanation.Remedy("run a kube-proxy that does not bind the LB IP locally (iptables or nftables mode, or a"
                         + " version/setting that leaves it off kube-ipvs0)",
-                        "leaving IPVS gives up its schedulers; test the change on one node pool first")));
+                        "leaving IPVS gives up its schedulers; test the change on one node pool first", "lb-vip-bound-locally")));
     }
 }

@@ -46,6 +46,7 @@ public final class PacketScript {
         analysis = new Analysis(options);
         analysis.setPipelined(false);
         summary = analysis.register(Frames.CAPTURE);
+        summary.opened(true); // as a reader marks the capture it opened
     }
 
     /** The analysis fed (to set it up as live does). */
