@@ -50,7 +50,8 @@ final class IcmpUnreachable implements AttemptRule {
                             null));
         } else if (kind == IcmpKind.POLICY) {
             story.add(Statement.likely("A filter on the path rejected it: a NetworkPolicy or firewall REJECT rule."));
-            checks = List.of("kubectl get networkpolicy -A   (policies selecting " + f.target().address() + "'s pod)");
+            checks = context.policy(f.client(), f.target()).isPresent() ? List.of() // the cluster answered it
+                    : List.of("kubectl get networkpolicy -A   (policies selecting " + f.target().address() + "'s pod)");
             fixes = List.of(new Explanation.Remedy("check NetworkPolicies and node firewalls between " + f.client() + " and " + f.target(),
                     "a default-deny policy rejects until an allow rule matches"));
         } else if (kind == IcmpKind.NO_ROUTE) {

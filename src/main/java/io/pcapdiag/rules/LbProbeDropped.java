@@ -108,7 +108,7 @@ final class LbProbeDropped implements GroupRule {
                 + " multi-homed node, a firewall rule for that source)."));
         String s = f.client().address();
         List<String> checks = new ArrayList<>();
-        if (!judged.answered("lb-vip-bound-locally")) {
+        if (!judged.answered("lb-vip-bound-locally") && context.localAddress(f.client().withoutPort()).isEmpty()) {
             checks.add("ip addr show kube-ipvs0 | grep -w " + s + "   (on the node: is the probe's source a local address?)");
         }
         checks.add("sysctl -w net.ipv4.conf.all.log_martians=1; dmesg | grep -i martian   (the kernel logs each drop)");

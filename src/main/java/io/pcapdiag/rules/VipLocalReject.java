@@ -64,7 +64,9 @@ final class VipLocalReject implements AttemptRule {
                 : "answered " + Words.millis(rtt) + " after the SYN: slower than a local answer would be", a.syn(), icmp));
         Words.retransmissions(f, obs);
         List<String> checks = new ArrayList<>();
-        checks.add("ip addr show kube-ipvs0 | grep -w " + vip + "   (on the node: is the VIP bound locally?)");
+        if (context.localAddress(f.target().withoutPort()).isEmpty()) { // the node facts answer it
+            checks.add("ip addr show kube-ipvs0 | grep -w " + vip + "   (on the node: is the VIP bound locally?)");
+        }
         if (!judged.answered("etp-local-no-local-endpoint")) {
             checks.add("kubectl get svc -A -o wide | grep -w " + vip + "   (which Service, and its externalTrafficPolicy)");
         }

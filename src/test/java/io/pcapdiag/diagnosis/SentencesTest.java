@@ -145,4 +145,22 @@ class SentencesTest {
         assertFalse(d.explanation().remedies().stream().anyMatch(r -> r.fix().contains("NetworkPolicies")),
                 d.explanation().remedies().toString());
     }
+
+    @Test
+    void aCheckForAFactTheNodeFactsHoldIsNotPrinted() {
+        String vip = "203.0.113.10";
+        Context holds = new Context() {
+            @Override
+            public Optional<Reading> localAddress(Endpoint a) {
+                return Optional.of(new Reading("kube-ipvs0", "kube-ipvs0", new Fact(Source.NODE, a.address() + " is on kube-ipvs0")));
+            }
+        };
+        for (Context c : List.of(holds, Context.none())) {
+            Diagnosis d = new PacketScript(List.of(c)).syn(0, POD, 40001, vip, 443, 1000)
+                    .unreachable(100_000, vip, POD, 3, PacketScript.synPacket(POD, 40001, vip, 443, 1000), 64).diagnoses().get(0);
+            assertEquals(Pattern.VIP_LOCAL_REJECT, d.finding().pattern());
+            assertEquals(c != holds, d.explanation().checks().stream().anyMatch(x -> x.startsWith("ip addr show kube-ipvs0")),
+                    d.explanation().checks().toString());
+        }
+    }
 }
