@@ -90,6 +90,39 @@ final class TestNode {
         return this;
     }
 
+    /** Removes a sysctl, as a node-facts run that could not read it leaves it unknown. */
+    TestNode withoutSysctl(String key) {
+        ((ObjectNode) doc.get("sysctls")).remove(key);
+        return this;
+    }
+
+    /** Sets a bridge's own option ({@code nf_call_iptables}, ...) as /sys/class/net/BR/bridge holds it. */
+    TestNode bridgeOption(String bridge, String key, Object value) {
+        for (var i : doc.get("interfaces")) {
+            if (i.get("name").asText().equals(bridge)) {
+                ((ObjectNode) i.get("bridge")).putPOJO(key, value);
+            }
+        }
+        return this;
+    }
+
+    /** Sets a bridge port's hairpin mode, as /sys/class/net/PORT/brport/hairpin_mode holds it. */
+    TestNode port(String port, int hairpin) {
+        for (var i : doc.get("interfaces")) {
+            if (i.get("name").asText().equals(port)) {
+                ((ObjectNode) i.get("bridge_port")).put("hairpin_mode", hairpin);
+            }
+        }
+        return this;
+    }
+
+    /** A /proc/net/stat/nf_conntrack column (summed over CPUs) that rose by {@code rise} over the sample. */
+    TestNode conntrackRise(String column, long rise) {
+        ((ObjectNode) doc.get("counters").get("nf_conntrack")).put(column, 0);
+        ((ObjectNode) doc.get("sample").get("end").get("nf_conntrack")).put(column, rise);
+        return this;
+    }
+
     TestNode set(String key, Object value) {
         doc.putPOJO(key, value);
         return this;
