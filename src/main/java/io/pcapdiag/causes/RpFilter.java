@@ -103,7 +103,7 @@ final class RpFilter implements CauseRule {
         if (backByIngress) {
             return new CauseVerdict(cause(), Verdict.CONTRADICTED, facts, fix); // neither mode drops it
         }
-        if (mode.isEmpty() || (in.isEmpty() && number(mode.get()) == 1)) {
+        if (mode.isEmpty()) {
             if (in.isEmpty()) {
                 facts.add(new Fact(Source.CAPTURE, "which interface the SYN came in on is unknown: the"
                         + " capture does not say, and the dialed address is none the node facts place on an interface"));
@@ -117,8 +117,8 @@ final class RpFilter implements CauseRule {
         if (!routeKnown) {
             return new CauseVerdict(cause(), Verdict.CONSISTENT, facts, fix);
         }
-        boolean drops1 = rp == 1 ? true : backDev == null; // strict: any other way back drops; loose: only none
-        return new CauseVerdict(cause(), drops1 ? Verdict.CONFIRMED : Verdict.CONTRADICTED, facts, fix);
+        boolean dropped = rp == 1 || backDev == null; // strict: any other way back drops it; loose: only no way back
+        return new CauseVerdict(cause(), dropped ? Verdict.CONFIRMED : Verdict.CONTRADICTED, facts, fix);
     }
 
     private static long number(Reading r) {
