@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The cause table of docs/design.md, one class per row: for a finding, every candidate cause of its pattern,
+ * The cause table of docs/design.md (each row's procedure and the kernel or Kubernetes source it follows are in its
+ * "Kernel semantics" table), one class per row: for a finding, every candidate cause of its pattern,
  * judged against the context, confirmed first and contradicted last (table order within a verdict).
  *
  * <pre>
@@ -20,13 +21,16 @@ import java.util.Optional;
  * port-not-in-service          vip-local-reject                          cluster: the address is a Service's, the port none of its
  * bridge-nf-call-off           nat-bypass-reply                          node: bridge-nf-call-ip(6)tables 0, or no br_netfilter
  * hairpin-mode-off             hairpin-self                              node: hairpin mode 0 on the client's bridge port
- * lb-vip-bound-locally         lb-probe-dropped                          node: the source is a local address; cluster: LB IP
- *                                                                        without ipMode Proxy
+ * lb-vip-bound-locally         lb-probe-dropped                          node: the source is a local address, accept_local
+ *                                                                        off; cluster: LB IP without ipMode Proxy, IPVS mode
  * network-policy               no-response, policy-reject                cluster: a policy selects the target, none admits
  * conntrack-full               no-response, delayed-connect              node: count at max, or drop / early_drop rising
  * conntrack-insert-race        delayed-connect                           node: insert_failed rising
- * ipvs-conn-reuse              delayed-connect                           kube-proxy ipvs, conn_reuse_mode 1, a ~1 s gap
- * rp-filter                    no-response                               node: IPReversePathFilter rising, or strict rp_filter
+ * ipvs-conn-reuse              delayed-connect                           kube-proxy ipvs, conn_reuse_mode 1, kernel < 5.9,
+ *                                                                        a ~1 s gap
+ * rp-filter                    no-response                               node: IPReversePathFilter rising, or the mode in
+ *                                                                        force on the ingress device (max of all and its
+ *                                                                        own) drops it against the route back
  * </pre>
  */
 public final class Causes {

@@ -35,6 +35,10 @@ final class EtpLocalNoLocalEndpoint implements CauseRule {
         List<String> fix = List.of("kubectl" + Names.ns(ref.orElse(null)) + " patch svc "
                 + ref.map(Ref::name).orElse("<service>") + " -p '{\"spec\":{\"externalTrafficPolicy\":\"Cluster\"}}'");
         if (found.isEmpty()) {
+            Optional<Fact> pod = Names.podNotService(f.target(), context);
+            if (pod.isPresent()) {
+                return new CauseVerdict(cause(), Verdict.CONTRADICTED, List.of(pod.get()), List.of());
+            }
             return CauseVerdict.unknown(cause(), fix);
         }
         ServiceFacts s = found.get();

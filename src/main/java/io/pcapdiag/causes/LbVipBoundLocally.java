@@ -12,10 +12,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code lb-vip-bound-locally}: the probe's source address is one of the node's own (kube-proxy in IPVS
- * mode binds LoadBalancer IPs to kube-ipvs0), so the kernel drops the probe as a martian. Proved by the
- * node holding the address, or by the cluster listing it as an LB ingress IP without {@code ipMode: Proxy};
- * ruled out by the node facts not listing it, or by {@code ipMode: Proxy} (kube-proxy then does not bind it).
+ * {@code lb-vip-bound-locally}: the probe's source address is one of the node's own (kube-proxy in IPVS mode binds
+ * LoadBalancer IPs with ipMode VIP to kube-ipvs0), so fib_validate_source (net/ipv4/fib_frontend.c) rejects the probe
+ * as a martian source before NAT or a socket sees it, unless accept_local is on (conf.all or conf.DEV). Proved by the
+ * node holding the address with accept_local off, or by the cluster listing it as an LB ingress IP without
+ * {@code ipMode: Proxy} while kube-proxy runs in IPVS mode; ruled out by the node facts not listing it, by
+ * accept_local, by {@code ipMode: Proxy}, or by kube-proxy in iptables or nftables mode, which bind no LB IP to an
+ * interface (pkg/proxy/ipvs binds them to kube-ipvs0; pkg/proxy/iptables and pkg/proxy/nftables only write rules).
  */
 final class LbVipBoundLocally implements CauseRule {
     @Override
@@ -32,6 +35,7 @@ final class LbVipBoundLocally implements CauseRule {
     public CauseVerdict judge(Finding f, Context context) {
         Optional<Reading> local = context.localAddress(f.client());
         Optional<ServiceFacts> lb = context.lbService(f.client());
+        Optional<Reading> mode = context.proxyMode();
         String s = f.client().address();
         List<String> fix = List.of(lb.map(m -> "kubectl" + Names.ns(m.ref()) + " patch svc " + m.ref().name()
                         + " --subresource=status --type=merge -p '{\"status\":{\"loadBalancer\":{\"ingress\":[{\"ip\":\"" + s
@@ -42,13 +46,23 @@ final class LbVipBoundLocally implements CauseRule {
         Causes.addFact(facts, local);
         lb.map(ServiceFacts::fact).ifPresent(facts::add);
         if (local.isPresent() && local.get().value() != null) {
-            return new CauseVerdict(cause(), Verdict.CONFIRMED, facts, fix);
+            Optional<Reading> accept = context.acceptLocal(RpFilter.ingress(f.examples().get(0), context)
+                    .map(RpFilter.Ingress::iface).orElse(null));
+            Causes.addFact(facts, accept);
+            if (accept.isPresent() && "1".equals(accept.get().value())) {
+                return new CauseVerdict(cause(), Verdict.CONTRADICTED, facts, fix);
+            }
+            return new CauseVerdict(cause(), accept.isPresent() ? Verdict.CONFIRMED : Verdict.CONSISTENT, facts, fix);
         }
         if (local.isPresent() || (lb.isPresent() && "Proxy".equals(lb.get().lbIpMode()))) {
             return new CauseVerdict(cause(), Verdict.CONTRADICTED, facts, fix);
         }
         if (lb.isPresent()) {
-            return new CauseVerdict(cause(), Verdict.CONFIRMED, facts, fix);
+            Causes.addFact(facts, mode);
+            if (mode.isEmpty()) {
+                return new CauseVerdict(cause(), Verdict.CONSISTENT, facts, fix);
+            }
+            return new CauseVerdict(cause(), "ipvs".equals(mode.get().value()) ? Verdict.CONFIRMED : Verdict.CONTRADICTED, facts, fix);
         }
         return CauseVerdict.unknown(cause(), fix);
     }

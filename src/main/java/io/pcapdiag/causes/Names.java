@@ -2,9 +2,14 @@ package io.pcapdiag.causes;
 
 import static java.util.stream.Collectors.joining;
 
+import io.pcapdiag.context.Context;
+import io.pcapdiag.context.Fact;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.context.ServiceFacts;
+import io.pcapdiag.context.Source;
+import io.pcapdiag.decode.Endpoint;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /** Pieces of the commands and facts causes print, from the objects' real names. */
@@ -23,6 +28,16 @@ final class Names {
                 .filter(e -> !e.getKey().equals(node) && e.getValue() > 0)
                 .map(e -> e.getKey() + " " + e.getValue()).collect(joining(", "));
         return ready.isEmpty() ? " nor on any other node" : " (ready elsewhere: " + ready + ")";
+    }
+
+    /**
+     * When the cluster knows the dialed address:port as a pod's and no Service's, the fact saying so: the connection went
+     * to the pod directly, so no Service's endpoints or traffic policy took part (kube-proxy only rewrites Service
+     * addresses).
+     */
+    static Optional<Fact> podNotService(Endpoint target, Context context) {
+        return context.ref(target).filter(r -> Ref.POD.equals(r.kind())).map(r -> new Fact(Source.CLUSTER, target.address()
+                + " is a pod's address (" + r.text() + "), no Service's: the SYN went to the pod directly, without kube-proxy"));
     }
 
     /** {@code app=web,tier=front} */

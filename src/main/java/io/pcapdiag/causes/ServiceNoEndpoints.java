@@ -29,6 +29,10 @@ final class ServiceNoEndpoints implements CauseRule {
     public CauseVerdict judge(Finding f, Context context) {
         Optional<ServiceFacts> found = context.service(f.target());
         if (found.isEmpty()) {
+            Optional<Fact> pod = Names.podNotService(f.target(), context);
+            if (pod.isPresent()) {
+                return new CauseVerdict(cause(), Verdict.CONTRADICTED, List.of(pod.get()), List.of());
+            }
             return CauseVerdict.unknown(cause(), List.of("kubectl get endpointslices -A -o wide | grep -w " + f.target().port()
                     + "   (find the Service of " + f.target() + " and its ready endpoints)"));
         }

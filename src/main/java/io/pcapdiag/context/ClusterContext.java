@@ -101,6 +101,11 @@ public final class ClusterContext implements Context {
     }
 
     @Override
+    public Optional<Fact> nodeAddress(Endpoint address) {
+        return index.get().nodeAt(address).map(n -> fact(address.address() + " is an address of node " + n.getMetadata().getName()));
+    }
+
+    @Override
     public Optional<String> nodeOf(Endpoint address) {
         ClusterIndex idx = index.get();
         Optional<Pod> p = idx.podAt(address);
@@ -172,7 +177,24 @@ public final class ClusterContext implements Context {
     @Override
     public Optional<PolicyVerdict> policy(Endpoint client, Endpoint target) {
         return Policies.evaluate(index.get(), client, target).filter(o -> o.admitted() != null)
-                .map(o -> new PolicyVerdict(o.admitted(), fact(o.text()), o.fix()));
+                .map(o -> new PolicyVerdict(o.admitted(), fact(o.text()), o.fix(), o.admitted() ? List.of() : blocking(o.text())));
+    }
+
+    /** "NetworkPolicy ns/a selects ... for ingress and no rule admits": the policies Policies names as refusing. */
+    private static final java.util.regex.Pattern REFUSING = java.util.regex.Pattern.compile(
+            "NetworkPolic(?:y|ies) ([^ ,;]+(?:, [^ ,;]+)*) selects? [^;]*? for (?:ingress|egress) and no rule admits");
+
+    /**
+     * The policies that refuse the connection, as {@link Policies} names them in its sentence (each direction's
+     * selecting policies, when none of their rules admits).
+     */
+    static List<String> blocking(String text) {
+        List<String> out = new ArrayList<>();
+        java.util.regex.Matcher m = REFUSING.matcher(text);
+        while (m.find()) {
+            out.addAll(List.of(m.group(1).split(", ")));
+        }
+        return out;
     }
 
     @Override

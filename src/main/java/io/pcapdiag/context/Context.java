@@ -74,6 +74,11 @@ public interface Context {
         return Optional.empty();
     }
 
+    /** Why {@code address} is a Node's own address (its InternalIP or ExternalIP), when the cluster lists it. */
+    default Optional<Fact> nodeAddress(Endpoint address) {
+        return Optional.empty();
+    }
+
     /** The node {@code address} belongs to: a pod's node, or the node holding it; for inferring the capture's node. */
     default Optional<String> nodeOf(Endpoint address) {
         return Optional.empty();
@@ -132,6 +137,52 @@ public interface Context {
      * null when the node facts list it on no interface.
      */
     default Optional<Reading> localAddress(Endpoint address) {
+        return Optional.empty();
+    }
+
+    /**
+     * The interface a SYN dialing {@code dialed} came in on, inferred from the node's facts when the capture cannot say
+     * (a one-interface pcap): the interface holding that address; value and subject its name. Empty when no
+     * interface that receives packets holds it.
+     */
+    default Optional<Reading> ingressFor(Endpoint dialed) {
+        return Optional.empty();
+    }
+
+    /**
+     * The reverse-path filter in force where a packet arriving on {@code iface} enters IPv4 (the bridge, for a bridge
+     * port): value 0 (off), 1 (strict) or 2 (loose), the higher of conf.all and conf.IFACE; subject that device.
+     */
+    default Optional<Reading> rpFilter(String iface) {
+        return Optional.empty();
+    }
+
+    /**
+     * Whether packets arriving on {@code iface} (null: on any interface) may carry one of the node's own addresses as
+     * source (accept_local): value "1" or "0".
+     */
+    default Optional<Reading> acceptLocal(String iface) {
+        return Optional.empty();
+    }
+
+    /** The release of the capture's node's kernel ({@code uname -r}). */
+    default Optional<Reading> kernelRelease() {
+        return Optional.empty();
+    }
+
+    /**
+     * For a SYN whose ingress is unknown: value "0" when no interface of the node filters by reverse path, the lowest
+     * mode when every interface filters loosely (2 or more); empty otherwise or when unknown.
+     */
+    default Optional<Reading> rpFilterEverywhere() {
+        return Optional.empty();
+    }
+
+    /**
+     * The interface the node's routes send a packet to {@code source} out of: value that device, null when no route
+     * leads back to it; subject the address. Empty when the routes are unknown.
+     */
+    default Optional<Reading> routeBack(Endpoint source) {
         return Optional.empty();
     }
 
@@ -237,6 +288,11 @@ public interface Context {
             }
 
             @Override
+            public Optional<Fact> nodeAddress(Endpoint address) {
+                return first(c -> c.nodeAddress(address));
+            }
+
+            @Override
             public Optional<String> nodeOf(Endpoint address) {
                 return first(c -> c.nodeOf(address));
             }
@@ -284,6 +340,36 @@ public interface Context {
             @Override
             public Optional<Reading> localAddress(Endpoint address) {
                 return first(c -> c.localAddress(address));
+            }
+
+            @Override
+            public Optional<Reading> ingressFor(Endpoint dialed) {
+                return first(c -> c.ingressFor(dialed));
+            }
+
+            @Override
+            public Optional<Reading> rpFilter(String iface) {
+                return first(c -> c.rpFilter(iface));
+            }
+
+            @Override
+            public Optional<Reading> acceptLocal(String iface) {
+                return first(c -> c.acceptLocal(iface));
+            }
+
+            @Override
+            public Optional<Reading> kernelRelease() {
+                return first(Context::kernelRelease);
+            }
+
+            @Override
+            public Optional<Reading> rpFilterEverywhere() {
+                return first(Context::rpFilterEverywhere);
+            }
+
+            @Override
+            public Optional<Reading> routeBack(Endpoint source) {
+                return first(c -> c.routeBack(source));
             }
 
             @Override

@@ -189,6 +189,108 @@ public final class NodeContext implements Context {
                 + " mode (:10249/proxyMode)")));
     }
 
+    /**
+     * kube-proxy's IPVS dummy device ({@code kube-ipvs0}, pkg/proxy/ipvs), dummies and loopback hold addresses but never
+     * receive a packet from outside: a SYN to an address they hold came in elsewhere.
+     */
+    @Override
+    public Optional<Reading> ingressFor(Endpoint dialed) {
+        refresh();
+        Optional<NodeInterface> holder = facts.interfaceHolding(dialed);
+        if (holder.isEmpty()) {
+            return Optional.empty();
+        }
+        NodeInterface i = holder.get();
+        String kind = i.kind() == null ? null : i.kind().orElse(null);
+        if (i.name().equals("kube-ipvs0") || "dummy".equals(kind) || "loopback".equals(kind) || i.name().equals("lo")) {
+            return Optional.empty();
+        }
+        return Optional.of(new Reading(i.name(), i.name(), fact(dialed.address() + " is an address of " + i.name() + " on "
+                + node + ", so a SYN dialing it came in on " + i.name() + " (inferred: the capture does not say which"
+                + " interface it was taken on)")));
+    }
+
+    @Override
+    public Optional<Reading> rpFilter(String iface) {
+        refresh();
+        String dev = facts.ipDevice(iface);
+        OrUnknown<Long> v = facts.rpFilter(dev);
+        if (!v.isKnown()) {
+            return Optional.empty();
+        }
+        String mode = v.value() == 0 ? "off" : v.value() == 1 ? "strict" : "loose";
+        String all = facts.sysctl(NodeFacts.interfaceSysctlKey("all", "rp_filter")).orElse("unknown");
+        String own = facts.sysctl(NodeFacts.interfaceSysctlKey(dev, "rp_filter")).orElse("unknown");
+        String via = dev.equals(iface) ? "" : " (" + iface + " is a port of " + dev + ", so IPv4 sees the packet come in on " + dev + ")";
+        return Optional.of(new Reading(dev, String.valueOf(v.value()), fact("rp_filter in force on " + dev + " is " + v.value()
+                + " (" + mode + ") on " + node + ": the higher of " + NodeFacts.interfaceSysctlKey("all", "rp_filter") + " = " + all
+                + " and " + NodeFacts.interfaceSysctlKey(dev, "rp_filter") + " = " + own + via)));
+    }
+
+    @Override
+    public Optional<Reading> acceptLocal(String iface) {
+        refresh();
+        String dev = iface == null ? null : facts.ipDevice(iface);
+        OrUnknown<Boolean> v = facts.acceptLocal(dev);
+        if (!v.isKnown()) {
+            return Optional.empty();
+        }
+        String where = dev == null ? "any interface" : dev;
+        String keys = NodeFacts.interfaceSysctlKey("all", "accept_local") + " = "
+                + facts.sysctl(NodeFacts.interfaceSysctlKey("all", "accept_local")).orElse("unknown")
+                + (dev == null ? (v.value() ? "" : ", and 0 on every interface")
+                : ", " + NodeFacts.interfaceSysctlKey(dev, "accept_local") + " = "
+                        + facts.sysctl(NodeFacts.interfaceSysctlKey(dev, "accept_local")).orElse("unknown"));
+        return Optional.of(new Reading(where, v.value() ? "1" : "0", fact((v.value() ? "packets from the node's own addresses are accepted on "
+                : "packets from the node's own addresses are dropped as martians on ") + where + " on " + node + " (" + keys + ")")));
+    }
+
+    @Override
+    public Optional<Reading> kernelRelease() {
+        refresh();
+        OrUnknown<String> k = facts.kernelRelease();
+        return k.isKnown() ? Optional.of(new Reading("kernel", k.value(), fact(node + " runs Linux " + k.value()))) : Optional.empty();
+    }
+
+    @Override
+    public Optional<Reading> rpFilterEverywhere() {
+        refresh();
+        OrUnknown<long[]> range = facts.rpFilterRange();
+        if (!range.isKnown()) {
+            return Optional.empty();
+        }
+        long lo = range.value()[0];
+        long hi = range.value()[1];
+        String all = NodeFacts.interfaceSysctlKey("all", "rp_filter") + " = " + facts.sysctl(NodeFacts.interfaceSysctlKey("all",
+                "rp_filter")).orElse("unknown");
+        if (hi == 0) {
+            return Optional.of(new Reading("every interface", "0", fact("no interface of " + node + " filters by reverse path: "
+                    + all + " and every interface's own rp_filter is 0")));
+        }
+        if (lo >= 2) {
+            return Optional.of(new Reading("every interface", String.valueOf(lo), fact("every interface of " + node
+                    + " filters by reverse path in loose mode (" + all + ", each interface's own value at most loose)")));
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<Reading> routeBack(Endpoint source) {
+        refresh();
+        OrUnknown<Optional<Route>> r = facts.routeTo(source);
+        if (!r.isKnown()) {
+            return Optional.empty();
+        }
+        String a = source.address();
+        if (r.value().isEmpty()) {
+            return Optional.of(new Reading(a, null, fact("the main routing table of " + node + " has no route back to " + a)));
+        }
+        Route route = r.value().get();
+        return Optional.of(new Reading(a, route.device(), fact("the route back to " + a + " on " + node + " ("
+                + route.destination() + (route.gateway() != null ? " via " + route.gateway().address() : "") + ") leaves by "
+                + route.device())));
+    }
+
     @Override
     public Optional<String> interfaceName(int ifIndex) {
         refresh();
@@ -218,21 +320,8 @@ public final class NodeContext implements Context {
         return path;
     }
 
-    /** The route the node's main table takes to {@code destination}: longest prefix, then lowest metric. */
+    /** The route the node's main table takes to {@code destination} ({@link NodeFacts#routeTo}). */
     private Optional<Route> route(Endpoint destination) {
-        Endpoint a = destination.withoutPort();
-        OrUnknown<List<Route>> table = a.isV4() ? facts.routesV4() : facts.routesV6();
-        Route best = null;
-        for (Route r : table.orElse(List.of())) {
-            InterfaceAddress d = r.destination();
-            if (d == null || !d.contains(a) || r.flags().contains("local") || r.device() == null) {
-                continue;
-            }
-            if (best == null || d.prefixLength() > best.destination().prefixLength()
-                    || (d.prefixLength() == best.destination().prefixLength() && r.metric() < best.metric())) {
-                best = r;
-            }
-        }
-        return Optional.ofNullable(best);
+        return facts.routeTo(destination).orElse(Optional.empty());
     }
 }

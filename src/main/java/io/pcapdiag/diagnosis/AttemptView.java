@@ -25,4 +25,9 @@ public record AttemptView(Endpoint client, int clientPort, long isn, Endpoint ta
     public AttemptView {
         path = List.copyOf(path);
     }
+
+    /** The client's address and port as every endpoint is written ({@code 10.0.0.1:40001}, {@code [2001:db8::1]:40001}). */
+    public String clientEndpoint() {
+        return new Endpoint(client.hi(), client.lo(), clientPort).toString();
+    }
 }

@@ -1,21 +1,29 @@
 package io.pcapdiag.diagnosis;
 
+import io.pcapdiag.causes.CauseVerdict;
 import io.pcapdiag.causes.Causes;
+import io.pcapdiag.causes.Verdict;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.context.Reading;
 import io.pcapdiag.context.Ref;
 import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.PacketView;
+import io.pcapdiag.rules.Explanation;
 import io.pcapdiag.rules.Finding;
+import io.pcapdiag.rules.Judged;
 import io.pcapdiag.rules.Rules;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.Sighting;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 
 /** Explains findings into {@link Diagnosis diagnoses}, with what the context knows. */
 public final class Diagnose {
@@ -43,9 +51,32 @@ public final class Diagnose {
             last = path.get(path.size() - 1);
             vanished = vanished(f, first, path);
         }
+        List<CauseVerdict> causes = Causes.judge(f, context);
+        Judged judged = id -> causes.stream().filter(c -> c.cause().id().equals(id)).map(c -> c.verdict().id()).findFirst()
+                .orElse(null);
+        Explanation x = Rules.rule(f.pattern()).explain(f, context, judged);
         return new Diagnosis(f, name(f.client()), name(f.target()), f.responder() == null ? null : name(f.responder()),
-                Causes.judge(f, context), evidence(first, context), frames(f.examples()), DisplayFilter.of(f.examples()), decodeAs(f.examples()), path, last, vanished,
-                Rules.rule(f.pattern()).explain(f, context), citeCaptures, context.informs());
+                causes, evidence(first, context), frames(f.examples()), DisplayFilter.of(f.examples()), decodeAs(f.examples()), path, last, vanished,
+                new Explanation(x.story(), x.observations(), x.checks(), remedies(x.remedies(), causes)), citeCaptures,
+                context.informs());
+    }
+
+    /**
+     * The fixes in the order of their causes' verdicts: those of confirmed causes first, then consistent, then those of
+     * causes no context could judge and those that fix no cause in particular (in the rule's order); never one for a
+     * contradicted cause.
+     */
+    static List<Explanation.Remedy> remedies(List<Explanation.Remedy> remedies, List<CauseVerdict> causes) {
+        Map<String, Verdict> by = new HashMap<>();
+        causes.forEach(c -> by.put(c.cause().id(), c.verdict()));
+        ToIntFunction<Explanation.Remedy> rank = r -> switch (r.cause() == null ? Verdict.UNKNOWN
+                : by.getOrDefault(r.cause(), Verdict.UNKNOWN)) {
+            case CONFIRMED -> 0;
+            case CONSISTENT -> 1;
+            case UNKNOWN -> 2;
+            case CONTRADICTED -> 3;
+        };
+        return remedies.stream().filter(r -> rank.applyAsInt(r) < 3).sorted(Comparator.comparingInt(rank)).toList();
     }
 
     /** One attempt as {@code --attempts} lists it, with the pattern of the finding it belongs to (or null). */

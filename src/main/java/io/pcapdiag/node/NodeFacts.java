@@ -227,6 +227,127 @@ public record NodeFacts(int schemaVersion, OrUnknown<String> nodeName, String no
         return own.isKnown() ? OrUnknown.known(false) : own.asUnknown();
     }
 
+    /**
+     * A per-interface IPv4 sysctl, {@code net.ipv4.conf.IFACE.KEY}: an interface whose name holds a dot is written with
+     * a slash, as sysctl(8) and {@link Sysctls} write it ({@code eth0.100} is {@code net.ipv4.conf.eth0/100.rp_filter}).
+     */
+    public OrUnknown<String> interfaceSysctl(String iface, String key) {
+        return sysctl(interfaceSysctlKey(iface, key));
+    }
+
+    /** The sysctl(8) name of {@code net.ipv4.conf.IFACE.KEY}. */
+    public static String interfaceSysctlKey(String iface, String key) {
+        return "net.ipv4.conf." + iface.replace('.', '/') + "." + key;
+    }
+
+    /**
+     * The reverse-path filter in force on {@code iface}: the kernel takes max(conf.all.rp_filter, conf.IFACE.rp_filter)
+     * (IN_DEV_RPFILTER, include/linux/inetdevice.h, as fib_validate_source in net/ipv4/fib_frontend.c reads it). One
+     * side unknown leaves the maximum unknown, unless the known side is already 2 (loose), which nothing exceeds in
+     * effect: every value other than 0 and 1 is loose in __fib_validate_source.
+     */
+    public OrUnknown<Long> rpFilter(String iface) {
+        OrUnknown<Long> all = sysctlNumber(interfaceSysctlKey("all", "rp_filter"));
+        OrUnknown<Long> own = sysctlNumber(interfaceSysctlKey(iface, "rp_filter"));
+        if (all.isKnown() && own.isKnown()) {
+            return OrUnknown.known(Math.max(all.value(), own.value()));
+        }
+        OrUnknown<Long> known = all.isKnown() ? all : own;
+        if (known.isKnown() && known.value() >= 2) {
+            return known;
+        }
+        return OrUnknown.unknown((all.isKnown() ? own : all).reason());
+    }
+
+    /**
+     * Whether a packet arriving on {@code iface} may carry one of the node's own addresses as its source: accept_local
+     * in conf.all or conf.IFACE (IN_DEV_ACCEPT_LOCAL is IN_DEV_ORCONF, include/linux/inetdevice.h); else
+     * fib_validate_source rejects it as a martian. A null {@code iface} (ingress unknown) asks it of every interface.
+     */
+    public OrUnknown<Boolean> acceptLocal(String iface) {
+        OrUnknown<Long> all = sysctlNumber(interfaceSysctlKey("all", "accept_local"));
+        if (all.isKnown() && all.value() != 0) {
+            return OrUnknown.known(true);
+        }
+        List<String> names = iface != null ? List.of(iface)
+                : interfaces.orElse(List.of()).stream().map(NodeInterface::name).toList();
+        if (iface == null && !interfaces.isKnown()) {
+            return interfaces.asUnknown();
+        }
+        boolean anyUnknown = !all.isKnown();
+        String reason = all.isKnown() ? null : all.reason();
+        for (String n : names) {
+            OrUnknown<Long> own = sysctlNumber(interfaceSysctlKey(n, "accept_local"));
+            if (own.isKnown() && own.value() != 0) {
+                return iface != null ? OrUnknown.known(true) : OrUnknown.unknown("accept_local is on for " + n + " only");
+            }
+            if (!own.isKnown()) {
+                anyUnknown = true;
+                reason = own.reason();
+            }
+        }
+        return anyUnknown ? OrUnknown.unknown(reason) : OrUnknown.known(false);
+    }
+
+    /**
+     * The reverse-path filter in force on every interface of the node at once, for a packet whose ingress is unknown: the
+     * lowest and highest of {@link #rpFilter} over the interfaces (each interface's own value unknown leaves the range
+     * unknown, unless conf.all alone makes every interface loose).
+     */
+    public OrUnknown<long[]> rpFilterRange() {
+        if (!interfaces.isKnown()) {
+            return interfaces.asUnknown();
+        }
+        long lo = Long.MAX_VALUE;
+        long hi = Long.MIN_VALUE;
+        for (NodeInterface i : interfaces.value()) {
+            OrUnknown<Long> v = rpFilter(i.name());
+            if (!v.isKnown()) {
+                return v.asUnknown();
+            }
+            lo = Math.min(lo, v.value());
+            hi = Math.max(hi, v.value());
+        }
+        return lo > hi ? OrUnknown.unknown("no interfaces") : OrUnknown.known(new long[] {lo, hi});
+    }
+
+    /**
+     * The device the IP layer sees a packet arriving on {@code iface} come in by: a bridge port's frames reach IPv4 as
+     * the bridge's own (br_pass_frame_up sets skb->dev to the bridge, net/bridge/br_input.c), so rp_filter and the
+     * route back are the bridge's.
+     */
+    public String ipDevice(String iface) {
+        OrUnknown<NodeInterface> br = bridgeOf(iface);
+        return br.isKnown() ? br.value().name() : iface;
+    }
+
+    // ---- routes
+
+    /**
+     * The route the node's main table takes to {@code destination}: longest prefix, then lowest metric; routes of the
+     * local table and routes without a device are none. Empty when no route matches; unknown when the routes are.
+     */
+    public OrUnknown<Optional<Route>> routeTo(Endpoint destination) {
+        Endpoint a = destination.withoutPort();
+        OrUnknown<List<Route>> table = a.isV4() ? routesV4 : routesV6;
+        if (!table.isKnown()) {
+            return table.asUnknown();
+        }
+        Route best = null;
+        for (Route r : table.value()) {
+            InterfaceAddress d = r.destination();
+            if (d == null || !d.contains(a) || r.flags().contains("local") || r.device() == null || r.device().isEmpty()) {
+                continue;
+            }
+            if (best == null || d.prefixLength() > best.destination().prefixLength()
+                    || (d.prefixLength() == best.destination().prefixLength() && r.metric() < best.metric())) {
+                best = r;
+            }
+        }
+        // An unreachable, prohibit or blackhole route is a lookup that fails (fib_lookup returns an error): no route.
+        return OrUnknown.known(Optional.ofNullable(best).filter(r -> !r.flags().contains("reject")));
+    }
+
     // ---- counters
 
     /** How much a counter changed over the sample, or why that is unknown (not sampled). */

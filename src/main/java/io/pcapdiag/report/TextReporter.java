@@ -121,8 +121,7 @@ public final class TextReporter implements Reporter {
 
     /** {@code 14:04:21.865687 10.244.0.18:40001 > 10.96.10.80:8080 bypassed by 10.244.0.19:80 (nat-bypass-reply) ...}. */
     static String attemptLine(AttemptView a) {
-        StringBuilder sb = new StringBuilder(Times.utc(a.firstSyn())).append(' ').append(a.client()).append(':')
-                .append(a.clientPort()).append(" > ").append(a.target()).append(' ').append(a.outcome());
+        StringBuilder sb = new StringBuilder(Times.utc(a.firstSyn())).append(' ').append(a.clientEndpoint()).append(" > ").append(a.target()).append(' ').append(a.outcome());
         if (a.responder() != null) {
             sb.append(" by ").append(a.responder());
         }
@@ -349,7 +348,37 @@ public final class TextReporter implements Reporter {
         return text + refs(packets, citeCaptures);
     }
 
+    /**
+     * The last line: what the findings amount to over the attempts judged; a run that could read no capture says so
+     * instead, and one whose captures had read errors says how many records they cost.
+     */
     static String totalLine(Result r) {
+        int files = r.captures().size();
+        if (files > 0 && r.nothingRead()) {
+            return "no capture could be read (" + (files == 1 ? "1 input" : files + " inputs")
+                    + ": see the errors above): nothing was analysed";
+        }
+        return findingsLine(r) + readLoss(r);
+    }
+
+    /** {@code "; 2 of 3 inputs could not be read; 5 records lost to read errors"}, or "" when every record was read. */
+    private static String readLoss(Result r) {
+        StringBuilder sb = new StringBuilder();
+        long unread = r.captures().stream().filter(c -> !c.opened()).count();
+        if (unread > 0) {
+            sb.append("; ").append(unread).append(" of ").append(r.captures().size()).append(" inputs could not be read");
+        }
+        List<CaptureSummary> withErrors = r.captures().stream().filter(c -> c.opened() && !c.errors().isEmpty()).toList();
+        if (!withErrors.isEmpty()) {
+            long lost = withErrors.stream().mapToLong(CaptureSummary::skippedRecords).sum();
+            long errors = withErrors.stream().mapToLong(c -> c.errors().size()).sum();
+            sb.append("; ").append(lost).append(lost == 1 ? " record" : " records").append(" lost to ").append(errors)
+                    .append(errors == 1 ? " read error" : " read errors");
+        }
+        return sb.toString();
+    }
+
+    private static String findingsLine(Result r) {
         long errors = r.findings().findings(Severity.ERROR);
         long warnings = r.findings().size() - errors;
         long attempts = r.outcomes().values().stream().mapToLong(Long::longValue).sum();

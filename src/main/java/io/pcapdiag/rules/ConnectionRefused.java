@@ -24,7 +24,7 @@ final class ConnectionRefused implements AttemptRule {
     }
 
     @Override
-    public Explanation explain(Finding f, Context context) {
+    public Explanation explain(Finding f, Context context, Judged judged) {
         Attempt a = f.examples().get(0);
         List<Statement> story = new ArrayList<>();
         boolean fromTarget = f.responder().equals(f.target());

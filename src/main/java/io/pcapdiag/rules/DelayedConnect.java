@@ -28,7 +28,7 @@ final class DelayedConnect implements AttemptRule {
     }
 
     @Override
-    public Explanation explain(Finding f, Context context) {
+    public Explanation explain(Finding f, Context context, Judged judged) {
         Attempt a = f.examples().get(0);
         List<Statement> story = new ArrayList<>();
         String delay = f.minDelayNanos() == f.maxDelayNanos() ? Words.seconds(f.minDelayNanos())
@@ -46,20 +46,34 @@ final class DelayedConnect implements AttemptRule {
         }
         story.add(Statement.cited("A TCP client retransmits an unanswered SYN after its initial retransmission timeout:"
                 + " 1 s on Linux, then doubling.", "RFC 6298 2.1, 5.5; Linux TCP_TIMEOUT_INIT"));
-        story.add(Statement.likely("The first SYN or its SYN-ACK was dropped on the way: a conntrack insert race (two"
-                + " connections from one pod racing for the same NAT mapping), IPVS dropping the SYN of a reused source"
-                + " port (conn_reuse_mode 1), a full conntrack table, or a lossy path."));
+        List<String> drops = new ArrayList<>();
+        if (!judged.ruledOut("conntrack-insert-race")) {
+            drops.add("a conntrack insert race (two connections from one pod racing for the same NAT mapping)");
+        }
+        if (!judged.ruledOut("ipvs-conn-reuse")) {
+            drops.add("IPVS dropping the SYN of a reused source port (conn_reuse_mode 1)");
+        }
+        if (!judged.ruledOut("conntrack-full")) {
+            drops.add("a full conntrack table");
+        }
+        drops.add("a lossy path");
+        story.add(Statement.likely("The first SYN or its SYN-ACK was dropped on the way: " + Words.alternatives(drops) + "."));
         List<Statement> obs = new ArrayList<>();
         obs.add(Statement.seen("the SYN was retransmitted " + Words.times(a.retransmissionsBeforeAnswer())
                 + " before the answer in the first of these attempts", a.syn()));
-        return new Explanation(story, obs, List.of(
-                "conntrack -S   (on the node: insert_failed and drop rising?)",
-                "cat /proc/sys/net/ipv4/vs/conn_reuse_mode; curl -s localhost:10249/proxyMode   (IPVS reuse drops)"),
+        List<String> checks = new ArrayList<>();
+        if (!judged.answered("conntrack-insert-race") || !judged.answered("conntrack-full")) {
+            checks.add("conntrack -S   (on the node: insert_failed and drop rising?)");
+        }
+        if (!judged.answered("ipvs-conn-reuse")) {
+            checks.add("cat /proc/sys/net/ipv4/vs/conn_reuse_mode; curl -s localhost:10249/proxyMode   (IPVS reuse drops)");
+        }
+        return new Explanation(story, obs, checks,
                 List.of(
                 new Explanation.Remedy("for a conntrack insert race on SNAT, have kube-proxy and the CNI masquerade with"
                         + " --random-fully (fully randomised source ports)", "needs iptables 1.6.2+ and a kernel with"
-                        + " NF_NAT_RANGE_PROTO_RANDOM_FULLY"),
+                        + " NF_NAT_RANGE_PROTO_RANDOM_FULLY", "conntrack-insert-race"),
                 new Explanation.Remedy("in IPVS mode on kernels before 5.9, set net.ipv4.vs.conn_reuse_mode=0 on the nodes",
-                        "connections reusing a port may then reach a terminating endpoint")));
+                        "connections reusing a port may then reach a terminating endpoint", "ipvs-conn-reuse")));
     }
 }

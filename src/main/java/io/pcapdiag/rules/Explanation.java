@@ -19,7 +19,15 @@ public record Explanation(List<Statement> story, List<Statement> observations, L
         remedies = List.copyOf(remedies);
     }
 
-    /** One way to fix it, and what it costs (null where it costs nothing worth saying). */
-    public record Remedy(String fix, String tradeoff) {
+    /**
+     * One way to fix it, and what it costs (null where it costs nothing worth saying).
+     *
+     * @param cause the id of the cause it fixes, or null when it fixes none in particular: reports rank it by that
+     *              cause's verdict and never offer it for a contradicted one
+     */
+    public record Remedy(String fix, String tradeoff, String cause) {
+        public Remedy(String fix, String tradeoff) {
+            this(fix, tradeoff, null);
+        }
     }
 }

@@ -37,7 +37,7 @@ final class HairpinSelf implements GroupRule {
     }
 
     @Override
-    public Explanation explain(Finding f, Context context) {
+    public Explanation explain(Finding f, Context context, Judged judged) {
         Attempt a = f.examples().get(0);
         List<Statement> story = new ArrayList<>();
         if (f.responder() != null) {
@@ -55,15 +55,17 @@ final class HairpinSelf implements GroupRule {
         }
         story.add(Statement.cited("A Linux bridge does not send a frame back out of the port it arrived on unless that"
                 + " port is in hairpin mode.", "Linux net/bridge/br_forward.c, should_deliver()"));
-        story.add(Statement.likely("The pod reached itself through its own Service: DNAT picked the pod itself as the"
-                + " backend, the SYN had to leave through the bridge port it came in on, and the bridge dropped it."));
-        return new Explanation(story, List.of(), List.of(
+        if (!judged.ruledOut("hairpin-mode-off")) {
+            story.add(Statement.likely("The pod reached itself through its own Service: DNAT picked the pod itself as the"
+                    + " backend, the SYN had to leave through the bridge port it came in on, and the bridge dropped it."));
+        }
+        return new Explanation(story, List.of(), judged.answered("hairpin-mode-off") ? List.of() : List.of(
                 "bridge -d link show | grep -B1 hairpin   (on the node: hairpin off on the client pod's veth?)"),
                 List.of(
                 new Explanation.Remedy("enable hairpin mode on the pods' bridge ports: kubelet --hairpin-mode=hairpin-veth,"
                         + " or \"hairpinMode\": true in the CNI bridge plugin's configuration",
                         "flooded frames (broadcast, multicast, unknown unicast) are reflected to their sender too: IPv6"
-                        + " duplicate address detection in the pod can then see its own probe and fail"),
+                        + " duplicate address detection in the pod can then see its own probe and fail", "hairpin-mode-off"),
                 new Explanation.Remedy("where the pod needs its own service, let it call itself on localhost",
                         "bypasses the Service: no load balancing to the other backends for those calls")));
     }

@@ -27,7 +27,7 @@ final class IcmpUnreachable implements AttemptRule {
     }
 
     @Override
-    public Explanation explain(Finding f, Context context) {
+    public Explanation explain(Finding f, Context context, Judged judged) {
         Attempt a = f.examples().get(0);
         Sighting icmp = a.icmp();
         IcmpKind kind = IcmpTable.kind(icmp.ipVersion, icmp.icmpType, icmp.icmpCode);
@@ -44,12 +44,14 @@ final class IcmpUnreachable implements AttemptRule {
             checks = List.of("iptables-save | grep -e REJECT -e " + f.target().address() + "   (on " + f.responder() + ")");
             fixes = List.of(
                     new Explanation.Remedy("check that the Service has ready endpoints: kubectl get endpointslices -l kubernetes.io/service-name=<svc>",
-                            "a Service whose pods are all unready is rejected by design, until one is ready"),
+                            "a Service whose pods are all unready is rejected by design, until one is ready",
+                            "service-no-endpoints"),
                     new Explanation.Remedy("on " + f.responder() + ", look for the rule: iptables-save | grep -e REJECT -e " + f.target().address(),
                             null));
         } else if (kind == IcmpKind.POLICY) {
             story.add(Statement.likely("A filter on the path rejected it: a NetworkPolicy or firewall REJECT rule."));
-            checks = List.of("kubectl get networkpolicy -A   (policies selecting " + f.target().address() + "'s pod)");
+            checks = context.policy(f.client(), f.target()).isPresent() ? List.of() // the cluster answered it
+                    : List.of("kubectl get networkpolicy -A   (policies selecting " + f.target().address() + "'s pod)");
             fixes = List.of(new Explanation.Remedy("check NetworkPolicies and node firewalls between " + f.client() + " and " + f.target(),
                     "a default-deny policy rejects until an allow rule matches"));
         } else if (kind == IcmpKind.NO_ROUTE) {

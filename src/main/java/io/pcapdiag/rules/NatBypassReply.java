@@ -29,7 +29,7 @@ final class NatBypassReply implements AttemptRule {
     }
 
     @Override
-    public Explanation explain(Finding f, Context context) {
+    public Explanation explain(Finding f, Context context, Judged judged) {
         Attempt a = f.examples().get(0);
         List<Statement> story = new ArrayList<>();
         story.addAll(dialedAndBypassed(f, a));
@@ -38,8 +38,10 @@ final class NatBypassReply implements AttemptRule {
         story.add(Statement.cited("Conntrack rewrites a reply's source back to the Service address only if the reply passes"
                 + " through it; a frame bridged between two ports of one bridge reaches iptables only with"
                 + " bridge-nf-call-iptables=1.", "Linux net/bridge/br_netfilter_hooks.c"));
-        story.add(Statement.likely("This is a same-node Pod to Service call: the backend sits on the same bridge as the"
-                + " client, its SYN-ACK was switched at layer 2 and conntrack never saw it."));
+        if (!judged.ruledOut("bridge-nf-call-off")) {
+            story.add(Statement.likely("This is a same-node Pod to Service call: the backend sits on the same bridge as the"
+                    + " client, its SYN-ACK was switched at layer 2 and conntrack never saw it."));
+        }
         List<Statement> obs = new ArrayList<>();
         if (f.attempts() > 1) {
             obs.add(Statement.seen("the client reset the unexpected SYN-ACK in " + f.clientResets() + " of "
@@ -59,12 +61,12 @@ final class NatBypassReply implements AttemptRule {
         }
         boolean v6 = !f.client().isV4();
         String table = v6 ? "ip6tables" : "iptables";
-        return new Explanation(story, obs, List.of(
+        return new Explanation(story, obs, judged.answered("bridge-nf-call-off") ? List.of() : List.of(
                 "sysctl net.bridge.bridge-nf-call-" + table + "   (on the node: 1 is needed; no such key: br_netfilter is not loaded)"),
                 List.of(
                 new Explanation.Remedy("load br_netfilter and set net.bridge.bridge-nf-call-" + table
                         + "=1 on every node (kubeadm's preflight checks it)",
-                        "bridged traffic then traverses iptables: a small CPU cost on every bridged packet"),
+                        "bridged traffic then traverses iptables: a small CPU cost on every bridged packet", "bridge-nf-call-off"),
                 new Explanation.Remedy("enable hairpin mode on the bridge ports (kubelet --hairpin-mode=hairpin-veth, CNI bridge plugin hairpinMode: true)",
                         "needed as well when a pod reaches itself through its own Service"),
                 new Explanation.Remedy("set kube-proxy masqueradeAll: true",

@@ -32,7 +32,7 @@ final class NoResponse implements AttemptRule {
     }
 
     @Override
-    public Explanation explain(Finding f, Context context) {
+    public Explanation explain(Finding f, Context context, Judged judged) {
         Attempt a = f.examples().get(0);
         List<Statement> story = new ArrayList<>();
         story.add(Statement.seen(f.client() + " sent SYNs to " + f.target() + " (" + Words.count(f.attempts(), "attempt", "attempts")
@@ -65,12 +65,25 @@ final class NoResponse implements AttemptRule {
             checks.add("record both directions where the answers pass: tcpdump -i any, without -Q in, on the node that"
                     + " sends them");
         }
-        story.add(Statement.likely((oneWay ? "Otherwise the SYN" : "The SYN") + " or its answer was dropped on the way: a"
-                + " NetworkPolicy, a firewall, externalTrafficPolicy: Local in iptables mode, or rp_filter."));
+        List<String> drops = new ArrayList<>();
+        if (!judged.ruledOut("network-policy")) {
+            drops.add("a NetworkPolicy");
+        }
+        drops.add("a firewall");
+        if (!judged.ruledOut("etp-local-no-local-endpoint")) {
+            drops.add("externalTrafficPolicy: Local in iptables mode");
+        }
+        if (!judged.ruledOut("rp-filter")) {
+            drops.add("rp_filter");
+        }
+        story.add(Statement.likely((oneWay ? "Otherwise the SYN" : "The SYN") + " or its answer was dropped on the way: "
+                + Words.alternatives(drops) + "."));
         return new Explanation(story, List.of(), checks, List.of(
                 new Explanation.Remedy("with externalTrafficPolicy: Local in iptables mode, traffic to a node without a local endpoint is dropped: check endpoints per node",
-                        "ETP Cluster forwards instead, at the cost of the client source IP"),
-                new Explanation.Remedy("check NetworkPolicies (default deny drops), node firewalls and cloud security groups",
-                        null)));
+                        "ETP Cluster forwards instead, at the cost of the client source IP", "etp-local-no-local-endpoint"),
+                new Explanation.Remedy("check the NetworkPolicies that select the target pod (a default deny drops)",
+                        "an allow rule opens isolation someone set on purpose: admit the client's labels, not a CIDR",
+                        "network-policy"),
+                new Explanation.Remedy("check node firewalls and cloud security groups", null)));
     }
 }

@@ -31,7 +31,7 @@ final class PolicyReject implements AttemptRule {
     }
 
     @Override
-    public Explanation explain(Finding f, Context context) {
+    public Explanation explain(Finding f, Context context, Judged judged) {
         Attempt a = f.examples().get(0);
         Sighting icmp = a.icmp();
         List<Statement> story = new ArrayList<>();
@@ -44,18 +44,24 @@ final class PolicyReject implements AttemptRule {
         story.add(Statement.cited("\"Administratively prohibited\" is what a packet filter sends when a rule rejects a"
                 + " packet and says so (iptables REJECT --reject-with icmp-admin-prohibited, icmp6-adm-prohibited);"
                 + " a router with no route answers \"net unreachable\" instead.", "RFC 1812 5.2.7.1; RFC 4443 3.1"));
-        story.add(Statement.likely("A NetworkPolicy (CNIs that reject rather than drop) or a firewall rule on "
-                + f.responder() + " rejected the connection."));
+        story.add(Statement.likely(judged.ruledOut("network-policy")
+                ? "A firewall rule on " + f.responder() + " rejected the connection."
+                : "A NetworkPolicy (CNIs that reject rather than drop) or a firewall rule on " + f.responder()
+                        + " rejected the connection."));
         List<Statement> obs = new ArrayList<>();
         Words.retransmissions(f, obs);
         String target = a.natCopy() != null ? a.natCopy().destination().address() : f.target().address();
-        return new Explanation(story, obs, List.of(
-                "kubectl get networkpolicy -A -o wide   (policies that select " + target + "'s pod)",
-                "iptables-save | grep -e REJECT -e " + target + "   (on " + f.responder() + ")"),
+        List<String> checks = new ArrayList<>();
+        if (!judged.answered("network-policy")) {
+            checks.add("kubectl get networkpolicy -A -o wide   (policies that select " + target + "'s pod)");
+        }
+        checks.add("iptables-save | grep -e REJECT -e " + target + "   (on " + f.responder() + ")");
+        return new Explanation(story, obs, checks,
                 List.of(
                 new Explanation.Remedy("add an ingress rule admitting " + f.client() + " (its pod's labels or namespace) to the"
                         + " NetworkPolicy that selects the target pod, or an egress rule to the one that selects the client",
-                        "every rule widens what may reach the pod: admit the client's labels, not a CIDR, where you can"),
+                        "it opens isolation someone set on purpose: read the blocking policy and ask its owner first, and"
+                        + " admit the client's labels, not a CIDR, where you can", "network-policy"),
                 new Explanation.Remedy("if no NetworkPolicy selects either pod, look for the firewall rule on " + f.responder(),
                         null)));
     }

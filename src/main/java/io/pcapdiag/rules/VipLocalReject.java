@@ -38,7 +38,7 @@ final class VipLocalReject implements AttemptRule {
     }
 
     @Override
-    public Explanation explain(Finding f, Context context) {
+    public Explanation explain(Finding f, Context context, Judged judged) {
         Attempt a = f.examples().get(0);
         Sighting icmp = a.icmp();
         String vip = f.target().address();
@@ -49,8 +49,9 @@ final class VipLocalReject implements AttemptRule {
                 "RFC 9293 3.10.7.1"));
         story.add(Statement.likely("A packet filter or IPVS on a node that holds " + vip + " answered for it: kube-proxy in"
                 + " IPVS mode binds every LoadBalancer and external IP to kube-ipvs0, so a pod's connection to " + vip
-                + " never leaves the node; with externalTrafficPolicy: Local and no ready endpoint on this node the virtual server has no real server and the SYN is rejected (curl:"
-                + " \"connection refused\")."));
+                + " never leaves the node" + (judged.ruledOut("etp-local-no-local-endpoint") ? "." : "; with"
+                + " externalTrafficPolicy: Local and no ready endpoint on this node the virtual server has no real server and"
+                + " the SYN is rejected (curl: \"connection refused\").")));
         List<Statement> obs = new ArrayList<>();
         String hop = icmp.ipVersion == 6 ? "hop limit" : "TTL";
         obs.add(Statement.seen(zeroHops(icmp.ttl)
@@ -62,14 +63,21 @@ final class VipLocalReject implements AttemptRule {
                 ? "answered " + Words.millis(rtt) + " after the SYN: too fast for a remote host, consistent with this node answering"
                 : "answered " + Words.millis(rtt) + " after the SYN: slower than a local answer would be", a.syn(), icmp));
         Words.retransmissions(f, obs);
-        return new Explanation(story, obs, List.of(
-                "ip addr show kube-ipvs0 | grep -w " + vip + "   (on the node: is the VIP bound locally?)",
-                "kubectl get svc -A -o wide | grep -w " + vip + "   (which Service, and its externalTrafficPolicy)"),
+        List<String> checks = new ArrayList<>();
+        if (context.localAddress(f.target().withoutPort()).isEmpty()) { // the node facts answer it
+            checks.add("ip addr show kube-ipvs0 | grep -w " + vip + "   (on the node: is the VIP bound locally?)");
+        }
+        if (!judged.answered("etp-local-no-local-endpoint")) {
+            checks.add("kubectl get svc -A -o wide | grep -w " + vip + "   (which Service, and its externalTrafficPolicy)");
+        }
+        return new Explanation(story, obs, checks,
                 List.of(
                 new Explanation.Remedy("set externalTrafficPolicy: Cluster on the Service",
-                        "every node forwards to any endpoint; backends see the node's address instead of the client's, and some traffic takes an extra hop"),
+                        "every node forwards to any endpoint; backends see the node's address instead of the client's, and some traffic takes an extra hop",
+                        "etp-local-no-local-endpoint"),
                 new Explanation.Remedy("run the ingress as a DaemonSet so every node has a local endpoint",
-                        "keeps the client source IP and ETP Local; one replica per node, and load spreads per node rather than per pod"),
+                        "keeps the client source IP and ETP Local; one replica per node, and load spreads per node rather than per pod",
+                        "etp-local-no-local-endpoint"),
                 new Explanation.Remedy("from inside the cluster, dial the Service name (<svc>.<namespace>.svc) instead of the LB IP",
                         "traffic stays in the cluster and is balanced over all endpoints; clients need in-cluster configuration or split-horizon DNS"),
                 new Explanation.Remedy("set status.loadBalancer.ingress[].ipMode: Proxy (Kubernetes 1.30+) so kube-proxy does not bind the LB IP",

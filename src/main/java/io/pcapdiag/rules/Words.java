@@ -12,6 +12,14 @@ final class Words {
         return n + " " + (n == 1 ? singular : plural);
     }
 
+    /** {@code a}, {@code a or b}, {@code a, b, or c}: alternatives as a sentence lists them. */
+    static String alternatives(List<String> items) {
+        if (items.size() <= 2) {
+            return String.join(" or ", items);
+        }
+        return String.join(", ", items.subList(0, items.size() - 1)) + ", or " + items.get(items.size() - 1);
+    }
+
     static String times(long n) {
         return n == 1 ? "once" : n + " times";
     }

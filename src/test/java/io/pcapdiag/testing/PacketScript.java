@@ -46,6 +46,7 @@ public final class PacketScript {
         analysis = new Analysis(options);
         analysis.setPipelined(false);
         summary = analysis.register(Frames.CAPTURE);
+        summary.opened(true); // as a reader marks the capture it opened
     }
 
     /** The analysis fed (to set it up as live does). */
@@ -65,6 +66,29 @@ public final class PacketScript {
     /** Feeds one IP packet captured at {@code T0 + t}, from a source MAC of {@code mac}. */
     public PacketScript packet(long t, byte[] ipPacket, long mac) {
         Frame f = Frames.frame(LinkBuilder.LINKTYPE_LINUX_SLL2, LinkBuilder.sll2(mac, ipPacket), T0 + t, null);
+        f.number = ++frameNumber;
+        f.fileOffset = 24 + 100 * frameNumber;
+        analysis.feed(f, summary);
+        return this;
+    }
+
+    /** Feeds one IP packet as {@code tcpdump -i any} records it arriving on interface {@code ifIndex}. */
+    public PacketScript packetOn(long t, byte[] ipPacket, int ifIndex) {
+        byte[] sll2 = LinkBuilder.sll2(LinkBuilder.ethertypeOf(ipPacket), ifIndex, LinkBuilder.ARPHRD_ETHER, LinkBuilder.PACKET_HOST,
+                Addresses.macBytes(LinkBuilder.MAC_A), ipPacket);
+        Frame f = Frames.frame(LinkBuilder.LINKTYPE_LINUX_SLL2, sll2, T0 + t, null);
+        f.number = ++frameNumber;
+        f.fileOffset = 24 + 100 * frameNumber;
+        analysis.feed(f, summary);
+        return this;
+    }
+
+    /**
+     * Feeds one IP packet as a raw-IP capture records it: no interface index; {@code iface} names the interface as a
+     * pcapng IDB or {@code --label} does, or is null as in a one-interface pcap.
+     */
+    public PacketScript rawPacket(long t, byte[] ipPacket, String iface) {
+        Frame f = Frames.frame(LinkBuilder.LINKTYPE_RAW, ipPacket, T0 + t, iface);
         f.number = ++frameNumber;
         f.fileOffset = 24 + 100 * frameNumber;
         analysis.feed(f, summary);
