@@ -1,17 +1,14 @@
 package io.pcapdiag.cli;
 
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.pcapdiag.cluster.ClusterWatch;
+import io.pcapdiag.cluster.Kubeconfig;
 import io.pcapdiag.context.ClusterContext;
 import io.pcapdiag.context.Context;
 import io.pcapdiag.context.NodeContext;
 import io.pcapdiag.node.Collector;
 import io.pcapdiag.node.NodeFacts;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,19 +95,7 @@ final class LiveContext implements AutoCloseable {
     }
 
     private void watchCluster(Path kubeconfig, Consumer<String> say) {
-        Config config;
-        if (kubeconfig != null) {
-            try {
-                config = Config.fromKubeconfig(Files.readString(kubeconfig, StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": cannot read it: " + e.getMessage(), e);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": not a kubeconfig: " + firstLine(e), e);
-            }
-        } else {
-            config = Config.autoConfigure(null);
-        }
-        client = new KubernetesClientBuilder().withConfig(config).build();
+        client = new KubernetesClientBuilder().withConfig(Kubeconfig.load(kubeconfig)).build();
         String where = client.getMasterUrl().toString();
         watch = ClusterWatch.start(client, new ClusterWatch.Listener() {
             @Override
@@ -124,11 +109,6 @@ final class LiveContext implements AutoCloseable {
             }
         }, FIRST_VERDICT_MILLIS);
         contexts.add(new ClusterContext(watch::index, "the cluster"));
-    }
-
-    private static String firstLine(RuntimeException e) {
-        String m = e.getMessage() == null ? e.toString() : e.getMessage();
-        return m.lines().findFirst().orElse(m);
     }
 
     List<Context> contexts() {

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.KubernetesListBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.pcapdiag.cluster.Kubeconfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,18 +45,7 @@ public final class ClusterSnapshot {
      * account, $KUBECONFIG, ~/.kube/config); one try per request, {@link #TIMEOUT_MILLIS} each.
      */
     public static Config config(Path kubeconfig) {
-        Config config;
-        if (kubeconfig != null) {
-            try {
-                config = Config.fromKubeconfig(Files.readString(kubeconfig, StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": cannot read it: " + e.getMessage(), e);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("--kubeconfig " + kubeconfig + ": not a kubeconfig: " + oneLine(e), e);
-            }
-        } else {
-            config = Config.autoConfigure(null);
-        }
+        Config config = Kubeconfig.load(kubeconfig);
         config.setRequestRetryBackoffLimit(0);
         config.setConnectionTimeout(TIMEOUT_MILLIS);
         config.setRequestTimeout(TIMEOUT_MILLIS);
