@@ -25,7 +25,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -144,42 +143,23 @@ public final class CollectCommand implements Callable<Integer> {
                 !noNodeFacts, why == null ? ClusterSnapshot.config(kubeconfig) : null, why, version());
         Collect collect = new Collect(settings, say);
 
-        int[] code = {ExitCodes.OK};
-        CountDownLatch done = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            // SIGINT/SIGTERM: end the capture, let the bundle be written, then exit with the run's code.
-            collect.requestStop();
-            try {
-                if (done.await(60, TimeUnit.SECONDS)) {
-                    err.flush();
-                    Runtime.getRuntime().halt(code[0]);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "pcapdiag-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
+        // SIGINT/SIGTERM end the capture early; the bundle is still written.
+        StopOnSignal stop = new StopOnSignal(collect::requestStop, 60, err::flush);
         Path work = out.work();
         try {
             Manifest m = collect.run(work, () -> say.accept(nanos > 0 ? "capturing for " + duration.trim()
                     : "capturing until SIGINT/SIGTERM"));
-            code[0] = out.finish(work, m, say);
-            if (code[0] == ExitCodes.OK && m.notTaken().stream().anyMatch(n -> n.what().equals("capture"))) {
-                code[0] = ExitCodes.NO_INPUT;
-            }
+            int code = out.finish(work, m, say);
+            stop.code(code == ExitCodes.OK && m.notTaken().stream().anyMatch(n -> n.what().equals("capture"))
+                    ? ExitCodes.NO_INPUT : code);
         } finally {
             if (out.temporary()) {
                 Bundle.delete(work);
             }
             err.flush();
-            done.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // A signal started the shutdown: the hook is running and exits with code[0].
-            }
+            stop.ended();
         }
-        return code[0];
+        return stop.code();
     }
 
     /**

@@ -20,8 +20,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -270,29 +268,16 @@ public final class LiveCommand implements Callable<Integer> {
             }
         }
 
-        int[] code = {ExitCodes.OK};
-        CountDownLatch done = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            // SIGINT/SIGTERM: let the run end and report, then exit with its code. Without halt() the JVM would
-            // exit 130/143 once hooks return, and Main's System.exit() would block behind this shutdown.
-            session.requestStop();
-            try {
-                if (done.await(30, TimeUnit.SECONDS)) {
-                    out.flush();
-                    err.flush();
-                    Runtime.getRuntime().halt(code[0]);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "pcapdiag-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
+        StopOnSignal stop = new StopOnSignal(session::requestStop, 30, () -> {
+            out.flush();
+            err.flush();
+        });
         try {
             Result result = session.run();
-            code[0] = broken[0] ? ExitCodes.OUTPUT : exitCode(result, failOn);
+            stop.code(broken[0] ? ExitCodes.OUTPUT : exitCode(result, failOn));
         } catch (LiveException e) {
             err.println("pcapdiag: " + e.getMessage());
-            code[0] = ExitCodes.NO_INPUT;
+            stop.code(ExitCodes.NO_INPUT);
         } finally {
             metrics.close();
             if (posted != null) {
@@ -300,14 +285,9 @@ public final class LiveCommand implements Callable<Integer> {
             }
             out.flush();
             err.flush();
-            done.countDown();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException e) {
-                // A signal started the shutdown: the hook is running and exits with code[0].
-            }
+            stop.ended();
         }
-        return code[0];
+        return stop.code();
     }
 
     private static int exitCode(Result result, Severity failOn) {
