@@ -54,13 +54,14 @@ class LauncherArchiveTest {
     }
 
     /**
-     * What the JDK cannot archive: Main's two handlers are lambdas of picocli's interfaces, which are Java 5 class files;
+     * What the JDK cannot archive: Main's two handlers (of a failed command and of a command line it cannot parse) are
+     * lambdas of picocli's interfaces, which are Java 5 class files;
      * dumping such a lambda links its interface, and a linked class of a Java 5 class file is left out of a static
      * archive, with the classes that implement it (picocli's default handler).
      */
     private static final List<String> NOT_ARCHIVABLE = List.of("io.pcapdiag.cli.Main$$Lambda$",
-            "picocli.CommandLine$IExecutionExceptionHandler ", "picocli.CommandLine$IExitCodeExceptionMapper ",
-            "picocli.CommandLine$2 ");
+            "picocli.CommandLine$IExecutionExceptionHandler ", "picocli.CommandLine$IParameterExceptionHandler ",
+            "picocli.CommandLine$1 ", "picocli.CommandLine$2 ");
 
     /**
      * Classes of the packages given, loaded by the run: how many, and those not from the archive (but those the JDK cannot
