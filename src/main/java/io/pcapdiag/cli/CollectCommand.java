@@ -131,7 +131,7 @@ public final class CollectCommand implements Callable<Integer> {
         if (System.getProperty("org.slf4j.simpleLogger.log.org.pcap4j") == null) {
             System.setProperty("org.slf4j.simpleLogger.log.org.pcap4j", "error");
         }
-        String cannot = cannotCapture();
+        String cannot = Privileges.cannotCapture();
         if (cannot != null) {
             err.println("pcapdiag: " + cannot);
             return ExitCodes.NO_INPUT;
@@ -140,7 +140,7 @@ public final class CollectCommand implements Callable<Integer> {
         String why = noCluster ? "--no-cluster" : noApiServer(kubeconfig, System.getenv());
         Collect.Settings settings = new Collect.Settings(new CaptureSettings(patterns, CaptureFilter.DEFAULT, snaplen,
                 (int) buffer, false, null, 0), String.join(",", patterns.patterns()), nanos, TimeUnit.SECONDS.toNanos(2), node,
-                !noNodeFacts, why == null ? ClusterSnapshot.config(kubeconfig) : null, why, version());
+                !noNodeFacts, why == null ? ClusterSnapshot.config(kubeconfig) : null, why, Main.Version.text());
         Collect collect = new Collect(settings, say);
 
         // SIGINT/SIGTERM end the capture early; the bundle is still written.
@@ -173,22 +173,7 @@ public final class CollectCommand implements Callable<Integer> {
         return "not in a pod (no KUBERNETES_SERVICE_HOST), and neither --kubeconfig nor $KUBECONFIG given";
     }
 
-    private static String cannotCapture() {
-        if (Privileges.lacksNetRaw()) {
-            return Privileges.NO_CAPTURE_PRIVILEGE;
-        }
-        try {
-            org.pcap4j.core.Pcaps.libVersion();
-        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-            return Libpcap.MISSING;
-        }
-        return null;
-    }
 
-    private static String version() {
-        String v = Main.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
-    }
 
     /**
      * Where the bundle goes, decided (and checked) before anything is captured.

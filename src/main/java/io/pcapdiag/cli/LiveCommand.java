@@ -171,7 +171,7 @@ public final class LiveCommand implements Callable<Integer> {
         if (System.getProperty("org.slf4j.simpleLogger.log.org.pcap4j") == null) {
             System.setProperty("org.slf4j.simpleLogger.log.org.pcap4j", "error");
         }
-        String problem = cannotCapture();
+        String problem = Privileges.cannotCapture();
         if (problem != null) {
             err.println("pcapdiag: " + problem);
             err.flush();
@@ -316,19 +316,6 @@ public final class LiveCommand implements Callable<Integer> {
         } catch (java.net.UnknownHostException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** Why capture cannot work here at all, in one line, or null. */
-    private static String cannotCapture() {
-        if (Privileges.lacksNetRaw()) {
-            return Privileges.NO_CAPTURE_PRIVILEGE;
-        }
-        try {
-            org.pcap4j.core.Pcaps.libVersion();
-        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-            return Libpcap.MISSING;
-        }
-        return null;
     }
 
     private CaptureSettings settings() {

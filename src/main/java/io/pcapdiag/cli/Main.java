@@ -145,17 +145,21 @@ public final class Main implements Runnable {
     public static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
+            return new String[] {"pcapdiag " + text()};
+        }
+
+        /** The version and the commit the build was made from ({@code 0.1.0 (commit e1f6d82f5c83)}), or {@code dev}. */
+        static String text() {
             java.util.Properties build = new java.util.Properties();
             try (java.io.InputStream in = Main.class.getResourceAsStream("build.properties")) {
                 if (in == null) {
-                    return new String[] {"pcapdiag dev"};
+                    return "dev";
                 }
                 build.load(in);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-            return new String[] {"pcapdiag " + build.getProperty("version", "dev") + " (commit "
-                    + build.getProperty("commit", "unknown") + ")"};
+            return build.getProperty("version", "dev") + " (commit " + build.getProperty("commit", "unknown") + ")";
         }
     }
 }

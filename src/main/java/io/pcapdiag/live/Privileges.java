@@ -1,5 +1,6 @@
 package io.pcapdiag.live;
 
+import io.pcapdiag.capture.Libpcap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,5 +47,18 @@ public final class Privileges {
     static boolean isPermissionError(String libpcapMessage) {
         String m = libpcapMessage.toLowerCase(Locale.ROOT);
         return m.contains("operation not permitted") || m.contains("permission");
+    }
+
+    /** Why capture cannot work here at all (no CAP_NET_RAW, no libpcap), in one line, or null. */
+    public static String cannotCapture() {
+        if (lacksNetRaw()) {
+            return NO_CAPTURE_PRIVILEGE;
+        }
+        try {
+            org.pcap4j.core.Pcaps.libVersion();
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            return Libpcap.MISSING;
+        }
+        return null;
     }
 }
