@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -75,7 +73,7 @@ class ImageMemoryLimitTest {
                     + "--no-install-recommends tcpreplay"));
         }
 
-        DaemonSet ds = daemonSet();
+        DaemonSet ds = ImageSmokeTest.daemonSet();
         Container c = ds.getSpec().getTemplate().getSpec().getContainers().get(0);
         Quantity memory = c.getResources().getLimits().get("memory");
         Quantity cpu = c.getResources().getLimits().get("cpu");
@@ -214,26 +212,6 @@ class ImageMemoryLimitTest {
     private static String env(Container c, String name) {
         return c.getEnv().stream().filter(e -> e.getName().equals(name)).map(e -> name + "=" + e.getValue()).findFirst()
                 .orElse("no " + name);
-    }
-
-    private static DaemonSet daemonSet() throws Exception {
-        Process p;
-        try {
-            p = new ProcessBuilder("kubectl", "kustomize", PROJECT.resolve("src/main/kubernetes/base").toString()).start();
-        } catch (IOException e) {
-            skipUnlessCi("kubectl is not installed (scripts/test installs it)");
-            return null;
-        }
-        String yaml = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        for (String doc : yaml.split("(?m)^---$")) {
-            HasMetadata o = Serialization.unmarshal(doc);
-            if (o instanceof DaemonSet ds) {
-                return ds;
-            }
-        }
-        fail("no DaemonSet in the rendered manifests");
-        return null;
     }
 
     private static Map<String, String> podmanOpts() throws IOException {

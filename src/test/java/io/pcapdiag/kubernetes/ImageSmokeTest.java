@@ -187,12 +187,13 @@ class ImageSmokeTest {
         return f;
     }
 
-    private static DaemonSet daemonSet() throws Exception {
+    /** The DaemonSet as `kubectl kustomize` renders the base: what a cluster is given (ImageMemoryLimitTest reads it too). */
+    static DaemonSet daemonSet() throws Exception {
         Process p;
         try {
             p = new ProcessBuilder("kubectl", "kustomize", PROJECT.resolve("src/main/kubernetes/base").toString()).start();
         } catch (IOException e) {
-            skipUnlessCi("kubectl is not installed (scripts/test installs kubernetes-client)");
+            skipUnlessCi("kubectl is not installed (scripts/test installs it)");
             return null;
         }
         String yaml = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
