@@ -21,6 +21,7 @@ import io.pcapdiag.rules.Findings;
 import io.pcapdiag.rules.RankedFindings;
 import io.pcapdiag.track.Attempt;
 import io.pcapdiag.track.HandshakeTracker;
+import io.pcapdiag.track.ExchangeKind;
 import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.TrackerSink;
 import java.util.ArrayList;
@@ -86,7 +87,8 @@ public final class Analysis {
     private final int listAttempts;
     private final PriorityQueue<Attempt> listed;
     private long notListed;
-    private final long[] outcomes = new long[Outcome.values().length];
+    /** Decided exchanges by kind ({@link ExchangeKind#ordinal()}) and outcome. */
+    private final long[][] outcomes = new long[ExchangeKind.values().length][Outcome.values().length];
     private final CaptureFacts captureFacts = new CaptureFacts();
     private Consumer<Attempt> decidedListener = a -> { };
     private Consumer<String> problems = line -> { };
@@ -265,8 +267,8 @@ public final class Analysis {
 
     /** Everything a decided attempt teaches; true when a finding or the attempt list holds on to it. */
     private boolean decided(Attempt a) {
-        outcomes[a.outcome().ordinal()]++;
-        summaries.get(a.synCapture().index()).decided(a.outcome());
+        outcomes[a.kind().ordinal()][a.outcome().ordinal()]++;
+        summaries.get(a.synCapture().index()).decided(a.kind(), a.outcome());
         captureFacts.decided(a);
         decidedListener.accept(a);
         boolean held = findings.decided(a);
@@ -388,13 +390,19 @@ public final class Analysis {
         for (Attempt a : sorted) {
             attempts.add(new Result.Listed(a, findings.patternOf(a)));
         }
-        return new Result(caps, grouped, findings.overflow(), CaptureSummary.counts(outcomes),
+        return new Result(caps, grouped, findings.overflow(), outcomes(ExchangeKind.TCP), outcomes(ExchangeKind.DNS),
+                outcomes(ExchangeKind.UDP),
                 new Result.TrackerStats(tracker.attempts(), tracker.evicted(), tracker.peakOpen(), tracker.maxOpen(),
                         tracker.unmatchedAnswers()), context, caps.size() > 1, attempts, notListed);
     }
 
-    /** Attempts decided so far, by outcome. */
+    /** TCP connection attempts decided so far, by outcome. */
     public Map<Outcome, Long> outcomes() {
-        return CaptureSummary.counts(outcomes);
+        return outcomes(ExchangeKind.TCP);
+    }
+
+    /** Exchanges of one kind decided so far, by outcome. */
+    public Map<Outcome, Long> outcomes(ExchangeKind kind) {
+        return CaptureSummary.counts(outcomes[kind.ordinal()]);
     }
 }

@@ -43,7 +43,7 @@ public final class AnalysisOptions {
     String node;
 
     @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "none",
-            description = "Exit 1 when a finding is at least this severe: warning, error or none (default: ${DEFAULT-VALUE}).")
+            description = "Exit 1 when a finding is at least this severe: info, warning, error or none (default: ${DEFAULT-VALUE}).")
     String failOn;
 
     @Option(names = "--max-open", paramLabel = "N",
@@ -140,9 +140,10 @@ public final class AnalysisOptions {
     Severity failOnSeverity() {
         return switch (failOn.toLowerCase(java.util.Locale.ROOT)) {
             case "none" -> null;
+            case "info" -> Severity.INFO;
             case "warning" -> Severity.WARNING;
             case "error" -> Severity.ERROR;
-            default -> throw new IllegalArgumentException("--fail-on takes warning, error or none, not '" + failOn + "'");
+            default -> throw new IllegalArgumentException("--fail-on takes info, warning, error or none, not '" + failOn + "'");
         };
     }
 }

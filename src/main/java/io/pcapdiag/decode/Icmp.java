@@ -80,14 +80,21 @@ final class Icmp {
         v.icmpCode = c.u8(o + 1);
     }
 
+    /** The quoted TCP segment's ports and sequence number, or the quoted UDP datagram's ports. */
     private static void quotedTransport(Cursor c, int t, PacketView v) {
-        if (v.quotedProtocol != Ipv4.PROTO_TCP) {
+        if (v.quotedProtocol != Ipv4.PROTO_TCP && v.quotedProtocol != Udp.PROTO_UDP) {
             return;
         }
         if (c.has(t, 4)) {
             v.quotedHasPorts = true;
             v.quotedSrcPort = c.u16(t);
             v.quotedDstPort = c.u16(t + 2);
+        }
+        if (v.quotedProtocol == Udp.PROTO_UDP) {
+            if (!c.has(t, 4)) {
+                quoteCut(v);
+            }
+            return;
         }
         if (c.has(t, 8)) {
             v.quotedHasSeq = true;

@@ -63,7 +63,9 @@ public final class IcmpTable {
     }
 
     /** As tcpdump's print-icmp.c / print-icmp6.c word the error, e.g. {@code ICMP 10.0.0.2 tcp port 80 unreachable}. */
-    public static String tcpdumpText(int ipVersion, int type, int code, long quotedDstHi, long quotedDstLo, int quotedDstPort) {
+    public static String tcpdumpText(int ipVersion, int type, int code, long quotedDstHi, long quotedDstLo, int quotedProtocol,
+            int quotedDstPort) {
+        String proto = quotedProtocol == 17 ? " udp port " : " tcp port ";
         if (ipVersion == 4) {
             String addr = Ip.format(quotedDstHi, quotedDstLo);
             if (type != 3) {
@@ -72,13 +74,13 @@ public final class IcmpTable {
             return switch (code) {
                 case 0 -> "ICMP net " + addr + " unreachable";
                 case 1 -> "ICMP host " + addr + " unreachable";
-                case 3 -> "ICMP " + addr + " tcp port " + (quotedDstPort >= 0 ? quotedDstPort : "?") + " unreachable";
+                case 3 -> "ICMP " + addr + proto + (quotedDstPort >= 0 ? quotedDstPort : "?") + " unreachable";
                 case 10 -> "ICMP host " + addr + " unreachable - admin prohibited";
                 case 13 -> "ICMP host " + addr + " unreachable - admin prohibited filter";
                 default -> "ICMP " + addr + " " + name(4, type, code);
             };
         }
-        String quoted = Ip.format(quotedDstHi, quotedDstLo) + (quotedDstPort >= 0 ? " tcp port " + quotedDstPort : "");
+        String quoted = Ip.format(quotedDstHi, quotedDstLo) + (quotedDstPort >= 0 ? proto + quotedDstPort : "");
         return switch (type) {
             case 1 -> "ICMP6, destination unreachable, " + name(6, 1, code) + ", " + quoted;
             case 3 -> "ICMP6, time exceeded in-transit, " + quoted;

@@ -1,5 +1,7 @@
 package io.pcapdiag.diagnosis;
 
+import io.pcapdiag.track.DnsQuery;
+import io.pcapdiag.track.ExchangeKind;
 import io.pcapdiag.decode.Endpoint;
 import java.util.List;
 
@@ -18,10 +20,13 @@ import java.util.List;
  * @param connectNanos    first SYN to the target's SYN-ACK, or -1 when the target did not answer
  * @param firstSyn        capture time of the first SYN
  * @param path            where its SYN was seen, in order
+ * @param kind            a TCP connection attempt, a DNS query or another UDP exchange (then {@code isn} means nothing)
+ * @param query           a DNS query's id and question, else null
+ * @param rcode           a DNS query's answer's rcode, else -1
  */
 public record AttemptView(Endpoint client, int clientPort, long isn, Endpoint target, String outcome, String pattern,
                           Endpoint responder, int retransmissions, long connectNanos, long firstSyn,
-                          List<PathHop> path) {
+                          List<PathHop> path, ExchangeKind kind, DnsQuery query, int rcode) {
     public AttemptView {
         path = List.copyOf(path);
     }

@@ -4,6 +4,7 @@ import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.capture.ReadStats;
 import io.pcapdiag.decode.PacketView;
+import io.pcapdiag.track.ExchangeKind;
 import io.pcapdiag.track.Outcome;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -28,6 +29,9 @@ public final class CaptureSummary {
     final TreeMap<String, Long> weirds = new TreeMap<>();
     /** Attempts whose first SYN is in this capture, by outcome: written by the tracker's thread as it decides them. */
     final long[] outcomes = new long[Outcome.values().length];
+    /** DNS queries and other UDP exchanges whose first datagram is in this capture, by outcome. */
+    final long[] dnsOutcomes = new long[Outcome.values().length];
+    final long[] udpOutcomes = new long[Outcome.values().length];
     final List<String> errors = new ArrayList<>();
     boolean opened;
     ReadStats read = new ReadStats();
@@ -63,8 +67,8 @@ public final class CaptureSummary {
     }
 
     /** An attempt whose first SYN is in this capture was decided. */
-    public void decided(Outcome outcome) {
-        outcomes[outcome.ordinal()]++;
+    public void decided(ExchangeKind kind, Outcome outcome) {
+        (kind == ExchangeKind.TCP ? outcomes : kind == ExchangeKind.DNS ? dnsOutcomes : udpOutcomes)[outcome.ordinal()]++;
     }
 
     /** Counts a frame read, before it is decoded. */
@@ -176,8 +180,17 @@ public final class CaptureSummary {
         return weirds;
     }
 
+    /** TCP connection attempts by outcome. */
     public Map<Outcome, Long> outcomes() {
         return counts(outcomes);
+    }
+
+    public Map<Outcome, Long> dnsOutcomes() {
+        return counts(dnsOutcomes);
+    }
+
+    public Map<Outcome, Long> udpOutcomes() {
+        return counts(udpOutcomes);
     }
 
     public long attempts() {

@@ -83,7 +83,7 @@ public final class Diagnose {
     public AttemptView attempt(Attempt a, io.pcapdiag.rules.Pattern p) {
         return new AttemptView(a.client(), a.clientPort(), a.isn() & 0xffffffffL, a.target(),
                 a.outcome().id(), p == null ? null : p.id(), a.responder(),
-                a.retransmissions(), a.connectNanos(), a.synNanos(), path(a));
+                a.retransmissions(), a.connectNanos(), a.synNanos(), path(a), a.kind(), a.query(), a.rcode());
     }
 
     /** Every kept packet of the attempts, each with its role in its attempt, in capture order per attempt. */
@@ -94,8 +94,7 @@ public final class Diagnose {
             int sent = 0;
             for (Sighting s : a.frames()) {
                 out.add(new FrameRef(s.capture.name(), s.capture.index(), s.frame, role(a, s, lastSyn, sent)));
-                if (!s.icmp && (s.flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) == PacketView.SYN
-                        && s.destination().equals(a.target())) {
+                if (outbound(a, s) && s.destination().equals(a.target())) {
                     if (lastSyn == Long.MIN_VALUE || s.nanos - lastSyn >= io.pcapdiag.track.HandshakeTracker.RETRANSMIT_GAP_NANOS) {
                         sent++;
                         lastSyn = s.nanos;
@@ -115,7 +114,21 @@ public final class Diagnose {
     /** What {@code s} is in attempt {@code a}; {@code sent} SYN transmissions came before it, the last at {@code lastSyn}. */
     private static String role(Attempt a, Sighting s, long lastSyn, int sent) {
         if (s.icmp) {
-            return Role.ICMP.id();
+            return a.udp() && s.source().sameAddress(a.client()) ? Role.CLIENT_ICMP.id() : Role.ICMP.id();
+        }
+        if (s.udp) {
+            if (!outbound(a, s)) {
+                return Role.ANSWER.id();
+            }
+            if (!s.destination().equals(a.target())) {
+                return Role.DNAT_COPY.id();
+            }
+            String sends = a.query() == null ? Role.DATAGRAM.id() : Role.QUERY.id();
+            if (sent == 0) {
+                return sends;
+            }
+            return s.nanos - lastSyn < io.pcapdiag.track.HandshakeTracker.RETRANSMIT_GAP_NANOS ? sends + " copy"
+                    : sends + " resend " + sent;
         }
         int f = s.flags & (PacketView.SYN | PacketView.ACK | PacketView.RST);
         if (f == PacketView.SYN) {
@@ -133,6 +146,17 @@ public final class Diagnose {
         return s.source().sameAddress(a.client()) && s.srcPort == a.clientPort() ? Role.CLIENT_RST.id() : Role.RST.id();
     }
 
+    /** Whether {@code s} travels from the client: its SYN (copies, retransmissions), or a datagram of its UDP exchange. */
+    private static boolean outbound(Attempt a, Sighting s) {
+        if (s.icmp) {
+            return false;
+        }
+        if (s.udp) {
+            return s.srcPort == a.clientPort() && a.clientIs(s.srcHi, s.srcLo);
+        }
+        return (s.flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) == PacketView.SYN;
+    }
+
     /**
      * The places the SYN was seen, each once, in the order it first got there: the client's veth, the
      * bridge, out again after DNAT, the backend's veth; another node's capture.
@@ -141,7 +165,7 @@ public final class Diagnose {
         List<PathHop> hops = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (Sighting s : a.frames()) {
-            if (s.icmp || (s.flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) != PacketView.SYN) {
+            if (!outbound(a, s)) {
                 continue; // answers travel the other way
             }
             PathHop hop = hop(a, s);
@@ -230,19 +254,33 @@ public final class Diagnose {
         return context.ref(e).orElse(null);
     }
 
-    /** The packets of one attempt that tell its story: its SYN, its DNAT'ed copy, the answer, the client's reset. */
+    /**
+     * The packets of one attempt that tell its story: its SYN, its DNAT'ed copy, the answer, the client's reset; of a
+     * UDP exchange its query (or datagram), the DNAT'ed copy, the first re-send, the answer or ICMP error, the client's
+     * ICMP error refusing a bypassing answer.
+     */
     static List<EvidencePacket> evidence(Attempt a, Context context) {
         List<EvidencePacket> out = new ArrayList<>(4);
-        out.add(packet(Role.SYN, a.syn(), context));
+        out.add(packet(!a.udp() ? Role.SYN : a.query() == null ? Role.DATAGRAM : Role.QUERY, a.syn(), context));
         if (a.natCopy() != null) {
             out.add(packet(Role.DNAT_COPY, a.natCopy(), context));
         }
+        if (a.udp() && a.retransmissions() > 0) {
+            a.frames().stream().filter(s -> outbound(a, s) && s.destination().equals(a.target())
+                    && s.nanos - a.synNanos() >= io.pcapdiag.track.HandshakeTracker.RETRANSMIT_GAP_NANOS).findFirst()
+                    .ifPresent(s -> out.add(packet(Role.RESEND, s, context)));
+        }
         Sighting answer = a.answer();
         if (answer != null) {
-            out.add(packet(answer.icmp ? Role.ICMP : answer == a.reset() ? Role.RST : Role.SYN_ACK, answer, context));
+            out.add(packet(answer.icmp ? Role.ICMP : answer == a.reset() ? Role.RST : a.udp() ? Role.ANSWER : Role.SYN_ACK,
+                    answer, context));
         }
         if (a.clientReset() != null) {
-            out.add(packet(Role.CLIENT_RST, a.clientReset(), context));
+            out.add(packet(a.udp() ? Role.CLIENT_ICMP : Role.CLIENT_RST, a.clientReset(), context));
+        }
+        if (a.udp()) {
+            // A re-sent query comes seconds after the answer to the first one: the list goes in capture order.
+            out.sort(java.util.Comparator.comparingLong(EvidencePacket::nanos));
         }
         return out;
     }

@@ -11,7 +11,9 @@ import java.util.List;
  * A Wireshark display filter that selects exactly the packets pcapdiag counts to a finding's attempts:
  * per attempt, its SYN wherever it was seen (copies, DNAT'ed copies, retransmissions: same client port and
  * ISN), the SYN-ACKs and RSTs that acknowledge ISN+1, the client's RST with seq ISN+1, and the ICMP errors
- * quoting the SYN (Wireshark dissects the quoted header, so {@code tcp.seq_raw} matches inside them).
+ * quoting the SYN (Wireshark dissects the quoted header, so {@code tcp.seq_raw} matches inside them). Per DNS query,
+ * the messages with its id to and from the client's port and the ICMP errors quoting a datagram of that port; per
+ * other UDP exchange, the datagrams to and from the client's port and the ICMP errors quoting them.
  */
 public final class DisplayFilter {
     private DisplayFilter() {
@@ -23,6 +25,9 @@ public final class DisplayFilter {
     }
 
     private static String term(Attempt a) {
+        if (a.udp()) {
+            return udpTerm(a);
+        }
         Endpoint c = a.client();
         String ip = c.isV4() ? "ip" : "ipv6";
         String client = Ip.format(c.hi(), c.lo());
@@ -39,5 +44,17 @@ public final class DisplayFilter {
                 + "((icmp.type==3 || icmp.type==11 || icmp.type==12 || icmpv6.type==1 || icmpv6.type==3 || icmpv6.type==4)"
                 + " && " + ip + ".dst==" + client + " && tcp.srcport==" + port
                 + " && (tcp.seq==" + isn + " || tcp.seq_raw==" + isn + ")))";
+    }
+
+    private static String udpTerm(Attempt a) {
+        Endpoint c = a.client();
+        String ip = c.isV4() ? "ip" : "ipv6";
+        String client = Ip.format(c.hi(), c.lo());
+        int port = a.clientPort();
+        String flow = "((" + ip + ".src==" + client + " && udp.srcport==" + port + ") || (" + ip + ".dst==" + client
+                + " && udp.dstport==" + port + "))";
+        String datagrams = a.query() == null ? flow : "(dns.id==" + a.query().id() + " && " + flow + ")";
+        return "((!icmp && !icmpv6 && " + datagrams + ") || ((icmp.type==3 || icmp.type==11 || icmpv6.type==1"
+                + " || icmpv6.type==3) && " + flow + "))";
     }
 }

@@ -3,6 +3,7 @@ package io.pcapdiag.diagnosis;
 import io.pcapdiag.decode.IcmpTable;
 import io.pcapdiag.decode.Ip;
 import io.pcapdiag.decode.PacketView;
+import io.pcapdiag.track.DnsQuery;
 import io.pcapdiag.track.Sighting;
 
 /** A packet as tcpdump prints it, and where it was captured. */
@@ -40,14 +41,47 @@ public final class PacketLine {
         if (s.icmp) {
             sb.append(Ip.format(s.srcHi, s.srcLo)).append(" > ").append(Ip.format(s.dstHi, s.dstLo)).append(": ");
             return sb.append(IcmpTable.tcpdumpText(s.ipVersion, s.icmpType, s.icmpCode, s.quotedDstHi, s.quotedDstLo,
+                    s.quotedProtocol,
                     s.quotedDstPort)).append(", length ").append(s.length).toString();
         }
-        sb.append(Ip.dotted(s.srcHi, s.srcLo, s.srcPort)).append(" > ").append(Ip.dotted(s.dstHi, s.dstLo, s.dstPort))
-                .append(": Flags [").append(flags(s.flags)).append("], seq ").append(Integer.toUnsignedString(s.seq));
+        sb.append(Ip.dotted(s.srcHi, s.srcLo, s.srcPort)).append(" > ").append(Ip.dotted(s.dstHi, s.dstLo, s.dstPort));
+        if (s.udp) {
+            return udp(s, sb.append(": "));
+        }
+        sb.append(": Flags [").append(flags(s.flags)).append("], seq ").append(Integer.toUnsignedString(s.seq));
         if ((s.flags & PacketView.ACK) != 0) {
             sb.append(", ack ").append(Integer.toUnsignedString(s.ack));
         }
         return sb.append(", win ").append(s.window).append(", length ").append(s.length).toString();
+    }
+
+    /**
+     * A UDP datagram as tcpdump -n prints it ({@code UDP, length 19}); a DNS query as {@code 54822+ A? web.default.svc.cluster.local. (47)},
+     * a response with its rcode as tcpdump names it, its question and its answer count
+     * ({@code 28492 NXDomain A? api.example.com.default.svc.cluster.local. 0 answers (152)}).
+     */
+    private static String udp(Sighting s, StringBuilder sb) {
+        if (s.dnsId < 0) {
+            return sb.append("UDP, length ").append(s.length).toString();
+        }
+        sb.append(s.dnsId);
+        String question = s.dnsName == null ? "" : " " + DnsQuery.typeName(s.dnsType) + "? " + s.dnsName;
+        if (!s.dnsResponse()) {
+            sb.append((s.dnsFlags & 0x0100) != 0 ? "+" : "").append(question);
+        } else {
+            String rcode = switch (s.dnsRcode) {
+                case 0 -> "";
+                case 1 -> " FormErr";
+                case 2 -> " ServFail";
+                case 3 -> " NXDomain";
+                case 4 -> " NotImp";
+                case 5 -> " Refused";
+                default -> " " + DnsQuery.rcodeName(s.dnsRcode);
+            };
+            sb.append(rcode).append((s.dnsFlags & 0x0200) != 0 ? " TC" : "").append(question).append(' ')
+                    .append(s.dnsAnswers).append(s.dnsAnswers == 1 ? " answer" : " answers");
+        }
+        return sb.append(" (").append(s.length).append(')').toString();
     }
 
     /** tcpdump's flag letters, in its order: F S R P . U E W. */

@@ -15,7 +15,9 @@ import java.util.Map;
  * @param captures     per input, in command-line order
  * @param findings     sorted most severe first, counted by pattern
  * @param overflow     attempts not grouped into a finding because the bound on findings was reached
- * @param outcomes     attempts by outcome over all captures
+ * @param outcomes     TCP connection attempts by outcome over all captures
+ * @param dnsOutcomes  DNS queries by outcome
+ * @param udpOutcomes  other UDP exchanges by outcome
  * @param tracker      the tracker's bound and what it had to evict
  * @param context      what was known beyond the packets when the findings were judged
  * @param citeCaptures several captures were read: references to packets name the capture
@@ -23,7 +25,8 @@ import java.util.Map;
  * @param attemptsNotListed decided attempts beyond those
  */
 public record Result(List<CaptureSummary> captures, RankedFindings findings, Map<Pattern, Long> overflow,
-                     Map<Outcome, Long> outcomes, TrackerStats tracker, Context context, boolean citeCaptures,
+                     Map<Outcome, Long> outcomes, Map<Outcome, Long> dnsOutcomes, Map<Outcome, Long> udpOutcomes,
+                     TrackerStats tracker, Context context, boolean citeCaptures,
                      List<Listed> attempts, long attemptsNotListed) {
 
     /** An attempt {@code --attempts} lists, and the pattern of the finding it belongs to (null: none). */

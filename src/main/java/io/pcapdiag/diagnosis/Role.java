@@ -7,7 +7,14 @@ public enum Role {
     SYN_ACK("syn-ack"),
     RST("rst"),
     ICMP("icmp"),
-    CLIENT_RST("client-rst");
+    CLIENT_RST("client-rst"),
+    /** A UDP exchange: the DNS query (or, no DNS, the datagram) the client sent, an answer to its port. */
+    QUERY("query"),
+    DATAGRAM("datagram"),
+    RESEND("resend"),
+    /** The client's ICMP port unreachable refusing an answer no socket of it expects (a bypassing DNS answer). */
+    CLIENT_ICMP("client-icmp"),
+    ANSWER("answer");
 
     private final String id;
 

@@ -271,7 +271,8 @@ final class LiveAnalysis {
         poll(end);
         // Without per-capture summaries: reports would call a live capture "not analysed" (it was never
         // opened as a file); the interfaces' own lines say what each captured.
-        Result live = new Result(List.of(), r.findings(), r.overflow(), r.outcomes(), r.tracker(), r.context(),
+        Result live = new Result(List.of(), r.findings(), r.overflow(), r.outcomes(), r.dnsOutcomes(), r.udpOutcomes(),
+                r.tracker(), r.context(),
                 r.citeCaptures(), r.attempts(), r.attemptsNotListed());
         Report report = Report.of(live, maxFindings, new Report.Live(start, end, statuses()));
         for (Reporter rep : reporters) {

@@ -70,7 +70,7 @@ final class FindingTable {
             // As the finding's block says it: a contradicted cause is "Ruled out".
             verdict = leading.verdict() == Verdict.CONTRADICTED ? "ruled out" : leading.verdict().id();
         }
-        return new String[] {f.severity() == Severity.ERROR ? "ERROR" : "WARNING", f.pattern().id(),
+        return new String[] {f.severity().label(), f.pattern().id(),
             name(f.client().toString(), d.client()), name(f.target().toString(), d.target()),
             Long.toString(f.attempts()), cause, verdict};
     }

@@ -24,6 +24,8 @@ import io.pcapdiag.rules.Explanation;
 import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.Statement;
+import io.pcapdiag.track.DnsQuery;
+import io.pcapdiag.track.ExchangeKind;
 import io.pcapdiag.track.Outcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -100,13 +102,14 @@ public final class JsonReporter implements Reporter {
      * wrote them on lines of their own.
      */
     record Document(int schemaVersion, @JsonInclude(JsonInclude.Include.NON_NULL) List<FindingDto> findings,
-                    Map<String, Long> findingsNotListed, Map<String, Long> attempts, TrackerDto tracker,
+                    Map<String, Long> findingsNotListed, Map<String, Long> attempts, Map<String, Long> dnsQueries,
+                    Map<String, Long> udpExchanges, TrackerDto tracker,
                     @JsonInclude(JsonInclude.Include.NON_NULL) List<CaptureDto> captures,
                     @JsonInclude(JsonInclude.Include.NON_NULL) List<AttemptDto> attemptList, long attemptsNotListed,
                     @JsonInclude(JsonInclude.Include.NON_NULL) SelectionDto selection) {
         /** The document less its lists, which JSON Lines writes a line per entry. */
         Document withoutLists() {
-            return new Document(schemaVersion, null, findingsNotListed, attempts, tracker, null, null,
+            return new Document(schemaVersion, null, findingsNotListed, attempts, dnsQueries, udpExchanges, tracker, null, null,
                     attemptsNotListed, selection);
         }
     }
@@ -120,14 +123,29 @@ public final class JsonReporter implements Reporter {
     }
 
     /** {@code --attempts N}: one attempt, who dialed what, how it ended, where its SYN went. */
-    record AttemptDto(String client, int clientPort, long isn, String target, String targetIp, int targetPort,
+    record AttemptDto(String client, int clientPort, Long isn, String target, String targetIp, int targetPort,
                       String outcome, String pattern, String responder, String responderIp, Integer responderPort,
-                      int retransmissions, Double connectMs, String firstSyn, List<HopDto> path) {
+                      int retransmissions, Double connectMs, String firstSyn, List<HopDto> path, String kind,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) QueryDto query,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String rcode) {
+    }
+
+    /** A DNS query: its transaction id, question name (null when it carried none) and type as dig names it. */
+    record QueryDto(String name, String type, int id) {
+        static QueryDto of(DnsQuery q) {
+            return q == null ? null : new QueryDto(q.name(), DnsQuery.typeName(q.type()), q.id());
+        }
+    }
+
+    /** An rcode's name, or null when there is none. */
+    private static String rcode(int rcode) {
+        return rcode < 0 ? null : DnsQuery.rcodeName(rcode);
     }
 
     record FindingDto(String pattern, String severity, String title, String client, String target, String targetIp,
                       Integer targetPort, String responder, String responderIp, Integer responderPort, long attempts,
-                      RefDto clientRef, RefDto targetRef, RefDto responderRef, List<CauseDto> causes,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) QueryDto query,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String rcode, RefDto clientRef, RefDto targetRef, RefDto responderRef, List<CauseDto> causes,
                       long retransmissions, long clientResets, int distinctClientPorts, String firstAttempt,
                       String lastAttempt, List<EvidenceDto> evidence, String displayFilter,
                       @JsonInclude(JsonInclude.Include.NON_NULL) String displayFilterDecodeAs, List<HopDto> path,
@@ -135,7 +153,7 @@ public final class JsonReporter implements Reporter {
         /** The same finding with another path: JSON Lines' bounded one. */
         FindingDto withPath(List<HopDto> p) {
             return new FindingDto(pattern, severity, title, client, target, targetIp, targetPort, responder,
-                    responderIp, responderPort, attempts, clientRef, targetRef, responderRef, causes, retransmissions, clientResets,
+                    responderIp, responderPort, attempts, query, rcode, clientRef, targetRef, responderRef, causes, retransmissions, clientResets,
                     distinctClientPorts, firstAttempt, lastAttempt, evidence, displayFilter, displayFilterDecodeAs, p,
                     lastSeen, vanishedBetween, explanation);
         }
@@ -184,7 +202,7 @@ public final class JsonReporter implements Reporter {
     record CaptureDto(String file, boolean analysed, long packets, long bytes, List<String> linkTypes, String firstPacket,
                       String lastPacket, long tcp, long icmpErrors, long other, long truncated, long malformed,
                       long skippedRecords, long skippedBytes, Map<String, Long> anomalies, Map<String, Long> attempts,
-                      List<String> errors, String label, ClockDto clock) {
+                      Map<String, Long> dnsQueries, Map<String, Long> udpExchanges, List<String> errors, String label, ClockDto clock) {
     }
 
     /** A capture of another node, aligned: its clock's offset from the reference node's, from shared attempts. */
@@ -214,7 +232,7 @@ public final class JsonReporter implements Reporter {
         Result result = r.result();
         Result.TrackerStats t = result.tracker();
         return new Document(SCHEMA_VERSION, r.diagnoses().stream().map(JsonReporter::finding).toList(), byId(r.notListed()),
-                outcomes(result.outcomes()),
+                outcomes(result.outcomes()), outcomes(result.dnsOutcomes()), outcomes(result.udpOutcomes()),
                 new TrackerDto(t.attempts(), t.evicted(), t.peakOpen(), t.maxOpen(), t.unmatchedAnswers()),
                 result.captures().stream().map(JsonReporter::capture).toList(),
                 r.attempts().stream().map(JsonReporter::attempt).toList(),
@@ -230,9 +248,11 @@ public final class JsonReporter implements Reporter {
     static AttemptDto attempt(AttemptView a) {
         Endpoint target = a.target();
         Endpoint responder = a.responder();
-        return new AttemptDto(a.client().toString(), a.clientPort(), a.isn(), target.toString(), target.address(),
-                target.port(), a.outcome(), a.pattern(), string(responder), ip(responder), port(responder), a.retransmissions(),
-                a.connectNanos() < 0 ? null : a.connectNanos() / 1e6, Times.rfc3339(a.firstSyn()), hops(a.path()));
+        return new AttemptDto(a.client().toString(), a.clientPort(), a.kind() == ExchangeKind.TCP ? a.isn() : null,
+                target.toString(), target.address(), target.port(), a.outcome(), a.pattern(), string(responder), ip(responder),
+                port(responder), a.retransmissions(), a.connectNanos() < 0 ? null : a.connectNanos() / 1e6,
+                Times.rfc3339(a.firstSyn()), hops(a.path()), a.kind().name().toLowerCase(java.util.Locale.ROOT),
+                QueryDto.of(a.query()), rcode(a.rcode()));
     }
 
     /** Counts by pattern id, in the order given (the document's maps are sorted by key when written). */
@@ -252,7 +272,8 @@ public final class JsonReporter implements Reporter {
         List<CauseDto> causes = d.causes().stream().map(JsonReporter::cause).toList();
         return new FindingDto(f.pattern().id(), f.severity().id(), f.pattern().title(), f.client().toString(),
                 f.target().toString(), f.target().address(), port(f.target()), string(f.responder()), ip(f.responder()),
-                port(f.responder()), f.attempts(), ref(d.client()), ref(d.target()), ref(d.responder()), causes,
+                port(f.responder()), f.attempts(), f.pattern().dns() ? QueryDto.of(f.examples().get(0).query()) : null,
+                f.pattern().dns() ? rcode(f.examples().get(0).rcode()) : null, ref(d.client()), ref(d.target()), ref(d.responder()), causes,
                 f.retransmissions(), f.clientResets(), f.distinctClientPorts(), Times.rfc3339(f.firstNanos()),
                 Times.rfc3339(f.lastNanos()), evidence, d.displayFilter(), d.decodeAs(),
                 hops(d.path()), d.lastSeen() == null ? null : hop(d.lastSeen()),
@@ -329,7 +350,7 @@ public final class JsonReporter implements Reporter {
         return new CaptureDto(s.capture().name(), s.opened(), s.packets(), s.bytes(), linkTypes,
                 any ? Times.rfc3339(s.firstNanos()) : null, any ? Times.rfc3339(s.lastNanos()) : null,
                 s.tcp(), s.icmpErrors(), s.other(), s.truncated(), s.malformed(), s.skippedRecords(), s.skippedBytes(),
-                s.weirds(), outcomes(s.outcomes()), s.errors(), s.capture().label(),
+                s.weirds(), outcomes(s.outcomes()), outcomes(s.dnsOutcomes()), outcomes(s.udpOutcomes()), s.errors(), s.capture().label(),
                 s.clockOffsetNanos() == null ? null : new ClockDto(s.clockReference(), s.clockOffsetNanos(), s.clockMatched()));
     }
 }

@@ -18,6 +18,7 @@ import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.Severity;
 import io.pcapdiag.rules.Statement;
+import io.pcapdiag.track.ExchangeKind;
 import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.Sighting;
 import java.io.PrintWriter;
@@ -142,6 +143,32 @@ public final class TextReporter implements Reporter {
         return h.place() + (h.afterDnat() ? " to " + h.destination() : "") + (h.tunnel() != null ? " inside " + h.tunnel() : "");
     }
 
+    /** {@code , 6 DNS queries: 4 answered, 2 unanswered}, when there are any. */
+    private static void exchanges(StringBuilder sb, ExchangeKind kind, Map<Outcome, Long> outcomes) {
+        long n = outcomes.values().stream().mapToLong(Long::longValue).sum();
+        if (n > 0) {
+            sb.append(", ").append(kind.count(n)).append(outcomes(outcomes, ": ", ""));
+        }
+    }
+
+    /** What the run decided, by kind: {@code 3 connection attempts}, {@code 1 connection attempt and 6 DNS queries}. */
+    private static String decided(Result r) {
+        List<String> parts = new ArrayList<>();
+        long tcp = r.outcomes().values().stream().mapToLong(Long::longValue).sum();
+        long dns = r.dnsOutcomes().values().stream().mapToLong(Long::longValue).sum();
+        long udp = r.udpOutcomes().values().stream().mapToLong(Long::longValue).sum();
+        if (tcp > 0 || dns + udp == 0) {
+            parts.add(ExchangeKind.TCP.count(tcp));
+        }
+        if (dns > 0) {
+            parts.add(ExchangeKind.DNS.count(dns));
+        }
+        if (udp > 0) {
+            parts.add(ExchangeKind.UDP.count(udp));
+        }
+        return String.join(" and ", parts);
+    }
+
     static String captureLine(CaptureSummary s) {
         StringBuilder sb = new StringBuilder();
         sb.append(s.capture().name()).append(": ");
@@ -154,6 +181,8 @@ public final class TextReporter implements Reporter {
         }
         sb.append(", ").append(s.attempts()).append(s.attempts() == 1 ? " attempt" : " attempts");
         sb.append(outcomes(s.outcomes(), ": ", ""));
+        exchanges(sb, ExchangeKind.DNS, s.dnsOutcomes());
+        exchanges(sb, ExchangeKind.UDP, s.udpOutcomes());
         sb.append("; ").append(s.truncated()).append(" truncated, ").append(s.malformed()).append(" malformed, ")
                 .append(s.skippedRecords()).append(" skipped records");
         if (!s.errors().isEmpty()) {
@@ -183,7 +212,11 @@ public final class TextReporter implements Reporter {
     /** The block of the {@code index}th finding listed (from 0, as the JSON document's {@code findings} counts). */
     private void finding(Diagnosis d, int index) {
         Finding f = d.finding();
-        String sev = f.severity() == Severity.ERROR ? paint("ERROR", "1;31") : paint("WARNING", "1;33");
+        String sev = paint(f.severity().label(), switch (f.severity()) {
+            case ERROR -> "1;31";
+            case WARNING -> "1;33";
+            case INFO -> "1;36";
+        });
         out.println(sev + " " + paint(f.pattern().id(), "1") + ": " + f.pattern().title());
         StringBuilder who = new StringBuilder("  ").append(named(f.client().toString(), d.client())).append(" -> ")
                 .append(named(f.target().toString(), d.target()));
@@ -380,7 +413,8 @@ public final class TextReporter implements Reporter {
 
     private static String findingsLine(Result r) {
         long errors = r.findings().findings(Severity.ERROR);
-        long warnings = r.findings().size() - errors;
+        long warnings = r.findings().findings(Severity.WARNING);
+        long infos = r.findings().findings(Severity.INFO);
         long attempts = r.outcomes().values().stream().mapToLong(Long::longValue).sum();
         long evicted = r.outcomes().getOrDefault(Outcome.EVICTED, 0L);
         if (r.findings().isEmpty()) {
@@ -388,12 +422,11 @@ public final class TextReporter implements Reporter {
                 return "no findings among the " + (attempts - evicted) + " connection attempts judged; " + evicted
                         + " more were evicted unjudged (the table was full): no verdict on those";
             }
-            return "no findings: " + attempts + (attempts == 1 ? " connection attempt" : " connection attempts")
-                    + " analysed, none shows a failure";
+            return "no findings: " + decided(r) + " analysed, none shows a failure";
         }
         String line = r.findings().size() + (r.findings().size() == 1 ? " finding" : " findings") + " (" + errors
                 + (errors == 1 ? " error, " : " errors, ") + warnings + (warnings == 1 ? " warning" : " warnings")
-                + ") over " + attempts + (attempts == 1 ? " connection attempt" : " connection attempts");
+                + (infos > 0 ? ", " + infos + " info" : "") + ") over " + decided(r);
         return evicted > 0 ? line + "; " + evicted + " of them evicted unjudged (the table was full)" : line;
     }
 
@@ -409,7 +442,7 @@ public final class TextReporter implements Reporter {
         Finding f = d.finding();
         StringBuilder sb = new StringBuilder(160);
         sb.append(Times.utc(f.firstNanos())).append(' ')
-                .append(f.severity() == Severity.ERROR ? "ERROR  " : "WARNING").append(' ')
+.append(String.format(java.util.Locale.ROOT, "%-7s", f.severity().label())).append(' ')
                 .append(f.pattern().id()).append(' ').append(f.client()).append(" -> ").append(f.target());
         if (f.responder() != null) {
             sb.append(" answered by ").append(f.responder());

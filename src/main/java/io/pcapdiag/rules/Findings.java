@@ -50,7 +50,7 @@ public final class Findings {
         if (p == null) {
             return false;
         }
-        Key key = new Key(p, a.client(), a.target(), a.responder());
+        Key key = new Key(p, a.client(), a.target(), responder(p, a));
         Finding f = groups.get(key);
         if (f == null) {
             if (groups.size() >= maxGroups) {
@@ -117,8 +117,17 @@ public final class Findings {
         if (p == null) {
             return null;
         }
-        Finding f = groups.get(new Key(p, a.client(), a.target(), a.responder()));
+        Finding f = groups.get(new Key(p, a.client(), a.target(), responder(p, a)));
         return f == null ? p : f.pattern();
+    }
+
+    /**
+     * Who answered, as the finding groups it: queries that went unanswered at first are one finding whether or not
+     * the re-sent query was answered, and a search expansion's answer comes from what was dialed.
+     */
+    private static Endpoint responder(Pattern p, Attempt a) {
+        return p == Pattern.DNS_NO_RESPONSE || p == Pattern.DNS_RACE_LOST || p == Pattern.DNS_SEARCH_EXPANSION
+                ? null : a.responder();
     }
 
     /** Attempts not grouped because the bound on groups was reached, per pattern as first classified. */

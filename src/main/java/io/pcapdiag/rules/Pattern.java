@@ -13,7 +13,12 @@ public enum Pattern {
     CONNECTION_REFUSED("connection-refused", Severity.WARNING, "connection refused (RST)"),
     ICMP_UNREACHABLE("icmp-unreachable", Severity.WARNING, "rejected with an ICMP error on the path"),
     DELAYED_CONNECT("delayed-connect", Severity.WARNING, "connected only after the SYN was retransmitted"),
-    NO_RESPONSE("no-response", Severity.WARNING, "no response to the SYN");
+    NO_RESPONSE("no-response", Severity.WARNING, "no response to the SYN"),
+    DNS_RACE_LOST("dns-race-lost", Severity.WARNING, "a DNS query sent beside another from one socket was lost and asked again"),
+    DNS_NO_RESPONSE("dns-no-response", Severity.WARNING, "no answer to a DNS query"),
+    DNS_ERROR("dns-error", Severity.WARNING, "the DNS server failed or refused the query"),
+    UDP_UNREACHABLE("udp-unreachable", Severity.WARNING, "a UDP datagram was rejected with an ICMP error"),
+    DNS_SEARCH_EXPANSION("dns-search-expansion", Severity.INFO, "the name resolved only after its search-list expansions failed");
 
     private final String id;
     private final Severity severity;
@@ -35,5 +40,10 @@ public enum Pattern {
 
     public String title() {
         return title;
+    }
+
+    /** A pattern about DNS queries: its findings carry the query and its rcode. */
+    public boolean dns() {
+        return this == DNS_RACE_LOST || this == DNS_NO_RESPONSE || this == DNS_ERROR || this == DNS_SEARCH_EXPANSION;
     }
 }

@@ -21,20 +21,30 @@ import java.util.stream.Stream;
  * attempt  REJECTED    vip-local-reject     ICMP port unreachable whose source is V itself
  * attempt  REJECTED    policy-reject        ICMP 3/9,10,13 or ICMPv6 1/1,5,6 (administratively prohibited)
  * attempt  REJECTED    icmp-unreachable     any other ICMP error quoting the SYN
- * attempt  ANSWERED    delayed-connect      answered by V:vp only after >= 1 SYN retransmission
- * attempt  UNANSWERED  no-response          nothing (SYN retransmitted, or 3 s of capture after it)
+ * attempt  REJECTED    udp-unreachable      (UDP) an ICMP error quoting the datagram or DNS query; first for UDP
+ * attempt  ANSWERED    dns-race-lost        (DNS) asked again, answered only then, while the query its socket sent
+ *                                           within 10 ms was answered at once
+ * attempt  ANSWERED    dns-no-response      (DNS) answered only after it was asked again
+ * attempt  ANSWERED    dns-error            (DNS) rcode SERVFAIL or REFUSED, or TC never asked again over TCP
+ * attempt  ANSWERED    dns-search-expansion (DNS) NOERROR after >= 2 NXDOMAIN for its name + search suffixes, >= 10 ms
+ * attempt  ANSWERED    delayed-connect      (TCP) answered by V:vp only after >= 1 SYN retransmission
+ * attempt  UNANSWERED  dns-race-lost        (DNS) never answered, asked again, its socket's other query answered
+ * attempt  UNANSWERED  dns-no-response      (DNS) asked again, or 5 s of capture after it
+ * attempt  UNANSWERED  no-response          (TCP) nothing (SYN retransmitted, or 3 s of capture after it)
  * group    no-response or a bypass          S is a backend of V:p (DNAT'ed to S, or listed);
  *          answered from S itself           hairpin-self
  * group    no-response lb-probe-dropped     >= 2 client ports; S no backend of D:p; D:p answers others, or
  *                                           S is an LB ingress IP (or a VIP); not when the context lists
  *                                           every LB IP and S is none of them
- * -        ANSWERED at once, PENDING, EVICTED   no finding
+ * -        ANSWERED at once, PENDING, EVICTED, a UDP datagram (no DNS) unanswered   no finding
  * </pre>
  */
 public final class Rules {
     private static final List<AttemptRule> ATTEMPT_RULES = List.of(
-            new NatBypassReply(), new ConnectionRefused(), new VipLocalReject(), new PolicyReject(), new IcmpUnreachable(),
-            new DelayedConnect(), new NoResponse());
+            new NatBypassReply(), new ConnectionRefused(), new UdpUnreachable(), new VipLocalReject(), new PolicyReject(),
+            new IcmpUnreachable(), new DnsRaceLost(Outcome.ANSWERED), new DnsNoResponse(Outcome.ANSWERED), new DnsError(),
+            new DnsSearchExpansion(), new DelayedConnect(), new DnsRaceLost(Outcome.UNANSWERED),
+            new DnsNoResponse(Outcome.UNANSWERED), new NoResponse());
     private static final List<GroupRule> GROUP_RULES = List.of(new HairpinSelf(), new LbProbeDropped());
 
     /** The attempt rules of each outcome, in order (an array: every decided attempt walks one). */

@@ -4,6 +4,8 @@ import java.util.Locale;
 
 /** How bad a finding is; {@code --fail-on} compares against it. Declared from least to most severe. */
 public enum Severity {
+    /** Worth knowing, never a failure: a cost, not a fault (dns-search-expansion). */
+    INFO,
     WARNING,
     ERROR;
 
@@ -12,5 +14,10 @@ public enum Severity {
 
     public String id() {
         return id;
+    }
+
+    /** How reports print it: {@code ERROR}, {@code WARNING}, {@code INFO}. */
+    public String label() {
+        return name();
     }
 }

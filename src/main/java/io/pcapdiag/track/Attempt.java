@@ -11,8 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One connection attempt: identified by (client address, client port, ISN). Retransmissions, copies of
- * the SYN on other interfaces and its DNAT'ed copies are this same attempt.
+ * One exchange the tracker decides (docs/design.md, "Connection attempts" and "DNS"). A TCP connection attempt:
+ * identified by (client address, client port, ISN); retransmissions, copies of the SYN on other interfaces and its
+ * DNAT'ed copies are this same attempt. A UDP exchange: (client address, client port, dialed address:port), its
+ * DNAT'ed copy the same exchange; a DNS query is a UDP exchange to a DNS port plus its transaction id and question
+ * ({@link #query}), its re-sends the same query. For a UDP exchange the names of the TCP fields stand for their UDP
+ * twins: the "SYN" is the first datagram (or query), a "retransmission" a re-sent query, the "SYN-ACK" the answer.
  */
 public final class Attempt {
     long clientHi;
@@ -44,7 +48,25 @@ public final class Attempt {
     /** The tunnel the first SYN came in, or null. */
     Tunnel synTunnel;
 
+    /** A UDP exchange (then {@link #isn} is the DNS transaction id, or -1 for a datagram that is no DNS query). */
+    boolean udp;
+    /** A DNS query's id and question, or null. */
+    DnsQuery query;
+    /** A DNS query: its answer from the dialed address had TC set, and whether the client then dialed it over TCP. */
+    boolean truncatedAnswer;
+    boolean retriedOverTcp;
+    /**
+     * A DNS query: the other query sent from the same socket within {@link HandshakeTracker#RACE_WINDOW_NANOS}
+     * (glibc's parallel A and AAAA), or null. UDP exchanges are never reused, so it stays what it was.
+     */
+    Attempt sibling;
+    /** A DNS query answered NOERROR: NXDOMAIN answers for its name with a search suffix appended, and the first's send. */
+    int searchMisses;
+    long searchFirstNanos;
+
     long lastSynNanos;
+    /** A DNS query: when it was first sent again. */
+    long firstResendNanos;
     int retransmissions;
     /** The first DNAT'ed copy of the SYN (same client, port and ISN, other destination), if seen. */
     Sighting natCopy;
@@ -101,16 +123,24 @@ public final class Attempt {
         synNanos = f.nanos;
         ipVersion = v.ipVersion;
         synTtl = v.ttl;
-        synFlags = v.flags;
-        synWindow = v.window;
-        synLength = v.tcpPayloadLength;
+        udp = v.kind == PacketView.Kind.UDP;
+        synFlags = udp ? v.dnsFlags : v.flags;
+        synWindow = udp ? 0 : v.window;
+        synLength = udp ? Math.max(0, v.ipPayloadLength - 8) : v.tcpPayloadLength;
+        query = null;
+        truncatedAnswer = false;
+        retriedOverTcp = false;
+        sibling = null;
+        searchMisses = 0;
+        searchFirstNanos = 0;
         synHasSrcMac = v.hasSrcMac;
         synHasDstMac = v.hasDstMac;
         synSrcMac = v.srcMac;
         synDstMac = v.dstMac;
         synTunnel = Tunnel.of(v);
         lastSynNanos = f.nanos;
-            retransmissions = 0;
+        retransmissions = 0;
+        firstResendNanos = 0;
         natCopy = null;
         answeredByTarget = false;
         retransmissionsBeforeAnswer = 0;
@@ -126,6 +156,11 @@ public final class Attempt {
         outcome = null;
         expiresAt = 0;
         queuedExpiry = 0;
+    }
+
+    /** Whether a DNS response with this question answers this query (see {@link DnsQuery#answeredBy}). */
+    boolean answeredBy(PacketView v) {
+        return query != null && query.answeredBy(v.dnsQname, v.dnsQtype);
     }
 
     /** Keeps a later packet of this attempt (see {@link #frames}). */
@@ -167,6 +202,68 @@ public final class Attempt {
 
     public int clientPort() {
         return clientPort;
+    }
+
+    public ExchangeKind kind() {
+        return !udp ? ExchangeKind.TCP : query != null ? ExchangeKind.DNS : ExchangeKind.UDP;
+    }
+
+    /** A UDP exchange (a DNS query or another datagram), not a TCP connection attempt. */
+    public boolean udp() {
+        return udp;
+    }
+
+    /** A DNS query's id and question, or null when this is no DNS query. */
+    public DnsQuery query() {
+        return query;
+    }
+
+    /** The rcode of the DNS answer that decided the outcome (the dialed address's, or the bypassing one), else -1. */
+    public int rcode() {
+        Sighting a = outcome == null ? null : answer();
+        return a == null || a.dnsId < 0 ? -1 : a.dnsRcode;
+    }
+
+    /** A DNS query whose answer from the dialed address was truncated (TC) and never asked again over TCP. */
+    public boolean truncatedNotRetried() {
+        return truncatedAnswer && !retriedOverTcp;
+    }
+
+    /**
+     * A DNS query that lost a race: its first send went unanswered (it was asked again, or never answered) while the
+     * other query sent from the same socket within {@link HandshakeTracker#RACE_WINDOW_NANOS} was answered at once
+     * (docs/design.md, dns-race-lost).
+     */
+    public boolean lostRace() {
+        if (query == null || sibling == null || retransmissions == 0 || answeredByTarget && retransmissionsBeforeAnswer == 0) {
+            return false;
+        }
+        return sibling.answeredByTarget && sibling.retransmissionsBeforeAnswer == 0 && sibling.answerNanos < lastSynNanos;
+    }
+
+    /** A DNS query sent again: from its first send to the first re-send (glibc: 5 s), else 0. */
+    public long firstResendDelayNanos() {
+        return retransmissions == 0 ? 0 : firstResendNanos - synNanos;
+    }
+
+    /** The query sent from the same socket within {@link HandshakeTracker#RACE_WINDOW_NANOS} of this one, or null. */
+    public Attempt sibling() {
+        return sibling;
+    }
+
+    /** A DNS query answered NOERROR: how many NXDOMAIN answers for its name with search suffixes came first. */
+    public int searchMisses() {
+        return searchMisses;
+    }
+
+    /** With {@link #searchMisses}: from the first of those queries to this one, what the search list cost. */
+    public long searchDelayNanos() {
+        return searchMisses == 0 ? 0 : synNanos - searchFirstNanos;
+    }
+
+    /** The dialed address's answer (a DNS query answered at once keeps it too), or null. */
+    public Sighting targetAnswer() {
+        return synAck;
     }
 
     public int isn() {

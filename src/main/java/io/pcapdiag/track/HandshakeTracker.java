@@ -7,10 +7,11 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 
 /**
- * Pairs SYNs with their answers (docs/design.md "Connection attempts"). Time is capture time: an attempt is
- * decided {@link #FIRST_DECISION_NANOS} after its SYN (after its next retransmission is due, once it was
- * retransmitted), so late copies of its packets on other interfaces still find it. The table is
- * bounded; the oldest attempt is evicted when it is full.
+ * Pairs SYNs with their answers, and UDP datagrams and DNS queries with theirs (docs/design.md "Connection attempts"
+ * and "DNS"): one tracker, one kind of exchange ({@link Attempt}). Time is capture time: an attempt is decided
+ * {@link #FIRST_DECISION_NANOS} after its SYN (after its next retransmission is due, once it was retransmitted), a
+ * UDP exchange {@link #UDP_DECISION_NANOS} after its last query, so late copies of its packets on other interfaces
+ * still find it. The tables are bounded together; the oldest exchange is evicted when they are full.
  */
 public final class HandshakeTracker {
     /** An attempt with no answer is unanswered once the capture went on this long after its SYN (docs/design.md). */
@@ -28,6 +29,23 @@ public final class HandshakeTracker {
     public static final long RETRANSMIT_GAP_NANOS = 150_000_000L;
     /** The longest retransmission timeout (Linux TCP_RTO_MAX): bounds how long a retransmitted SYN is awaited. */
     static final long MAX_SYN_RTO_NANOS = 120_000_000_000L;
+    /**
+     * A DNS query with no answer is unanswered once the capture went on this long after it (docs/design.md): glibc's
+     * resolver waits {@code timeout:5} before it asks again.
+     */
+    public static final long DNS_LINGER_NANOS = 5_000_000_000L;
+    /** When a UDP exchange is decided: a second after {@link #DNS_LINGER_NANOS}, so that the re-send's answer is in. */
+    static final long UDP_DECISION_NANOS = DNS_LINGER_NANOS + 1_000_000_000L;
+    /** Two queries from one socket this close are sent together (glibc's A and AAAA): the race of dns-race-lost. */
+    public static final long RACE_WINDOW_NANOS = 10_000_000L;
+    /** NXDOMAIN answers a client's search list is looked for in, after its query was answered NOERROR. */
+    static final long SEARCH_WINDOW_NANOS = 30_000_000_000L;
+    /** The DNS port (RFC 1035 4.2.1): a TCP SYN to it may retry a truncated answer. */
+    static final int DNS_PORT = 53;
+    /** The id a UDP exchange that is no DNS query is keyed by in {@link #udpTable}. */
+    static final int NO_ID = -1;
+    /** How far back from the newest exchange a query's socket sibling or a truncated answer's query is looked for. */
+    private static final int RECENT_SCAN_LIMIT = 64;
     /** How far back a seq-less ICMP quote (cut by a short snaplen) is matched by ports alone. */
     private static final int QUOTE_SCAN_LIMIT = 4096;
 
@@ -35,6 +53,10 @@ public final class HandshakeTracker {
     private static final int MAX_FREE = 4096;
 
     private final AttemptTable table = new AttemptTable();
+    /** UDP exchanges, by (client address, client port, DNS id or {@link #NO_ID}). */
+    private final AttemptTable udpTable = new AttemptTable();
+    /** NXDOMAIN answers per client, for the search-list expansion of the names it resolves next. */
+    private final SearchMisses searchMisses = new SearchMisses();
     /**
      * Decided attempts their sink did not hold, reused for the next SYNs: an attempt each new would be the tracker's
      * whole allocation, a young collection every few hundred thousand attempts (docs/performance.md).
@@ -60,11 +82,11 @@ public final class HandshakeTracker {
     }
 
     /**
-     * Whether {@link #observe} does more with {@code v} than move the clock: a TCP segment with SYN or RST, or an ICMP
-     * error. A mid-connection segment (most of a node's capture) only tells the time.
+     * Whether {@link #observe} does more with {@code v} than move the clock: a TCP segment with SYN or RST, a UDP
+     * datagram, or an ICMP error. A mid-connection segment (most of a node's capture) only tells the time.
      */
     public static boolean concerns(PacketView v) {
-        return v.kind == PacketView.Kind.ICMP_ERROR
+        return v.kind == PacketView.Kind.ICMP_ERROR || v.kind == PacketView.Kind.UDP
                 || v.kind == PacketView.Kind.TCP && (v.flags & (PacketView.SYN | PacketView.RST)) != 0;
     }
 
@@ -83,9 +105,18 @@ public final class HandshakeTracker {
             } else if ((flags & PacketView.RST) != 0) {
                 reset(f, v);
             }
+        } else if (v.kind == PacketView.Kind.UDP) {
+            if (v.dns && v.dnsId >= 0) {
+                dns(f, v);
+            } else if (!v.dns) {
+                datagram(f, v);
+            }
+            // A DNS message cut before its id: to or from the DNS port, but no telling which query.
         } else if (v.kind == PacketView.Kind.ICMP_ERROR) {
             if (v.quotedProtocol == 6 && v.quotedHasPorts) {
                 icmp(f, v);
+            } else if (v.quotedProtocol == 17 && v.quotedHasPorts) {
+                udpIcmp(f, v);
             } else if (!v.quotedHasPorts && v.truncated) {
                 // The snap length cut the quote before the ports: no telling which SYN it answers.
                 sink.unpairedIcmp(Endpoint.address(v.dstHi, v.dstLo));
@@ -108,7 +139,10 @@ public final class HandshakeTracker {
     private void syn(Frame f, PacketView v) {
         Attempt a = table.get(v.srcHi, v.srcLo, v.srcPort, v.seq);
         if (a == null) {
-            if (table.size() >= maxOpen) {
+            if (v.dstPort == DNS_PORT) {
+                retryOverTcp(f, v);
+            }
+            if (open() >= maxOpen) {
                 evictOldest();
             }
             if (freeCount > 0) {
@@ -123,7 +157,7 @@ public final class HandshakeTracker {
             table.put(a);
             queue.addLast(a);
             attempts++;
-            peakOpen = Math.max(peakOpen, table.size());
+            peakOpen = Math.max(peakOpen, open());
             return;
         }
         Sighting seen = new Sighting(f, v);
@@ -204,7 +238,7 @@ public final class HandshakeTracker {
     private void icmp(Frame f, PacketView v) {
         Attempt a = v.quotedHasSeq
                 ? table.get(v.quotedSrcHi, v.quotedSrcLo, v.quotedSrcPort, v.quotedSeq)
-                : byPorts(v);
+                : byPorts(v, false);
         if (a == null) {
             unmatched();
             return;
@@ -221,11 +255,11 @@ public final class HandshakeTracker {
      * target, or the destination of its DNAT'ed copy). The address matters: Linux shares an ephemeral port
      * between connections to different destinations.
      */
-    private Attempt byPorts(PacketView v) {
+    private Attempt byPorts(PacketView v, boolean udp) {
         Iterator<Attempt> it = queue.descendingIterator();
         for (int i = 0; i < QUOTE_SCAN_LIMIT && it.hasNext(); i++) {
             Attempt a = it.next();
-            if (a.clientPort == v.quotedSrcPort && a.clientLo == v.quotedSrcLo && a.clientHi == v.quotedSrcHi
+            if (a.udp == udp && a.clientPort == v.quotedSrcPort && a.clientLo == v.quotedSrcLo && a.clientHi == v.quotedSrcHi
                     && (a.isTarget(v.quotedDstHi, v.quotedDstLo, v.quotedDstPort) || (a.natCopy != null
                             && a.natCopy.dstPort == v.quotedDstPort && a.natCopy.dstLo == v.quotedDstLo
                             && a.natCopy.dstHi == v.quotedDstHi))) {
@@ -254,6 +288,176 @@ public final class HandshakeTracker {
         }
     }
 
+    /** A SYN to the DNS port: the client asking a truncated answer's question again over TCP (RFC 7766 5). */
+    private void retryOverTcp(Frame f, PacketView v) {
+        Iterator<Attempt> it = queue.descendingIterator();
+        for (int i = 0; i < RECENT_SCAN_LIMIT && it.hasNext(); i++) {
+            Attempt q = it.next();
+            if (q.truncatedAnswer && q.clientIs(v.srcHi, v.srcLo) && (q.targetLo == v.dstLo && q.targetHi == v.dstHi
+                    || q.natCopy != null && q.natCopy.dstLo == v.dstLo && q.natCopy.dstHi == v.dstHi)) {
+                q.retriedOverTcp = true;
+            }
+        }
+    }
+
+    /** A DNS message: a query opens or re-sends a query, a response answers one. */
+    private void dns(Frame f, PacketView v) {
+        if (!v.dnsResponse()) {
+            Attempt a = udpTable.get(v.srcHi, v.srcLo, v.srcPort, v.dnsId);
+            if (a != null && a.answeredBy(v)) {
+                sent(a, f, v);
+                return;
+            }
+            if (a != null) {
+                // The socket reused the id for another question: the first query is over.
+                queue.remove(a);
+                decide(a, clock);
+            }
+            Attempt q = openUdp(f, v, v.dnsId);
+            q.query = new DnsQuery(v.dnsId, v.dnsQname, v.dnsQtype);
+            linkSibling(q);
+            return;
+        }
+        Attempt a = udpTable.get(v.dstHi, v.dstLo, v.dstPort, v.dnsId);
+        if (a == null || !a.answeredBy(v)) {
+            unmatched();
+            return;
+        }
+        answer(a, f, v);
+    }
+
+    /** A UDP datagram that is no DNS message: it answers an exchange to its destination's port, else it is one. */
+    private void datagram(Frame f, PacketView v) {
+        Attempt a = udpTable.get(v.dstHi, v.dstLo, v.dstPort, NO_ID);
+        if (a != null) {
+            answer(a, f, v);
+            return;
+        }
+        a = udpTable.get(v.srcHi, v.srcLo, v.srcPort, NO_ID);
+        if (a != null) {
+            sent(a, f, v);
+            return;
+        }
+        openUdp(f, v, NO_ID);
+    }
+
+    private Attempt openUdp(Frame f, PacketView v, int id) {
+        if (open() >= maxOpen) {
+            evictOldest();
+        }
+        Attempt a = new Attempt(f, v);
+        a.isn = id;
+        a.expiresAt = f.nanos + UDP_DECISION_NANOS;
+        // Queued as a SYN is: the queue stays in order of first decision, and a later look requeues it.
+        a.queuedExpiry = f.nanos + FIRST_DECISION_NANOS;
+        udpTable.put(a);
+        queue.addLast(a);
+        attempts++;
+        peakOpen = Math.max(peakOpen, open());
+        return a;
+    }
+
+    /** Pairs a new query with the one its socket sent just before, within {@link #RACE_WINDOW_NANOS}. */
+    private void linkSibling(Attempt q) {
+        Iterator<Attempt> it = queue.descendingIterator();
+        it.next(); // q itself
+        for (int i = 0; i < RECENT_SCAN_LIMIT && it.hasNext(); i++) {
+            Attempt p = it.next();
+            if (p.query != null && p.sibling == null && p.clientPort == q.clientPort && p.clientIs(q.clientHi, q.clientLo)
+                    && q.synNanos - p.synNanos <= RACE_WINDOW_NANOS && p.synNanos <= q.synNanos) {
+                p.sibling = q;
+                q.sibling = p;
+                return;
+            }
+        }
+    }
+
+    /** A datagram of exchange {@code a} from its client again: a copy, its DNAT'ed copy, or a re-sent query. */
+    private void sent(Attempt a, Frame f, PacketView v) {
+        boolean first = f.nanos - a.synNanos < RETRANSMIT_GAP_NANOS;
+        if (a.query == null && !first) {
+            return; // a later datagram of the same flow: the first one's copies are the exchange's path
+        }
+        Sighting seen = new Sighting(f, v);
+        a.see(seen);
+        if (!a.isTarget(v.dstHi, v.dstLo, v.dstPort)) {
+            if (a.natCopy == null) {
+                a.natCopy = seen;
+            }
+        } else if (a.query != null && f.nanos - a.lastSynNanos >= RETRANSMIT_GAP_NANOS) {
+            if (a.retransmissions == 0) {
+                a.firstResendNanos = f.nanos;
+            }
+            a.retransmissions++;
+            a.lastSynNanos = f.nanos;
+            a.expiresAt = Math.max(a.expiresAt, f.nanos + UDP_DECISION_NANOS);
+        }
+    }
+
+    /** A datagram to exchange {@code a}'s client port: from the dialed address an answer, from any other a bypass. */
+    private void answer(Attempt a, Frame f, PacketView v) {
+        if (a.query == null && a.answeredByTarget) {
+            return; // a later datagram of an answered flow: the exchange is decided by its first answer
+        }
+        Sighting seen = new Sighting(f, v);
+        a.see(seen);
+        if (a.isTarget(v.srcHi, v.srcLo, v.srcPort)) {
+            if (!a.answeredByTarget) {
+                a.answeredByTarget = true;
+                a.retransmissionsBeforeAnswer = a.retransmissions;
+                a.answeredSynNanos = a.lastSynNanos;
+                a.answerNanos = f.nanos;
+                a.synAck = seen;
+                if (a.query != null) {
+                    a.truncatedAnswer = (v.dnsFlags & 0x0200) != 0;
+                    searchMisses.answered(a, v.dnsRcode);
+                }
+            }
+        } else if (a.otherSynAck == null) {
+            a.otherSynAck = seen;
+        }
+    }
+
+    /**
+     * An ICMP error quoting a UDP datagram: it rejects the newest exchange from the quoted client port to the quoted
+     * destination; or, quoting a DNS answer to a client, the client refusing an answer no socket of it expects.
+     */
+    private void udpIcmp(Frame f, PacketView v) {
+        Attempt a = byPorts(v, true);
+        if (a != null) {
+            Sighting seen = new Sighting(f, v);
+            a.see(seen);
+            if (a.icmp == null) {
+                a.icmp = seen;
+            }
+            return;
+        }
+        Attempt q = refusedAnswer(v);
+        if (q != null) {
+            Sighting seen = new Sighting(f, v);
+            q.see(seen);
+            if (q.clientReset == null) {
+                q.clientReset = seen;
+            }
+            return;
+        }
+        unmatched();
+    }
+
+    /** The newest open exchange whose client is the quote's destination and whose bypassing answer the quote is. */
+    private Attempt refusedAnswer(PacketView v) {
+        Iterator<Attempt> it = queue.descendingIterator();
+        for (int i = 0; i < QUOTE_SCAN_LIMIT && it.hasNext(); i++) {
+            Attempt a = it.next();
+            Sighting other = a.otherSynAck;
+            if (a.udp && other != null && a.clientPort == v.quotedDstPort && a.clientIs(v.quotedDstHi, v.quotedDstLo)
+                    && other.srcPort == v.quotedSrcPort && other.srcLo == v.quotedSrcLo && other.srcHi == v.quotedSrcHi) {
+                return a;
+            }
+        }
+        return null;
+    }
+
     private void evictOldest() {
         Attempt oldest = queue.pollFirst();
         oldest.evicted = true;
@@ -262,9 +466,10 @@ public final class HandshakeTracker {
     }
 
     private void decide(Attempt a, long now) {
-        table.remove(a);
+        (a.udp ? udpTable : table).remove(a);
         a.outcome = outcomeOf(a, now);
-        if (!sink.decided(a) && freeCount < MAX_FREE) {
+        // A UDP exchange is never reused: a query's sibling stays the query it was.
+        if (!sink.decided(a) && !a.udp && freeCount < MAX_FREE) {
             free[freeCount++] = a;
         }
     }
@@ -285,7 +490,8 @@ public final class HandshakeTracker {
         if (a.evicted) {
             return Outcome.EVICTED;
         }
-        return a.retransmissions > 0 || now - a.synNanos >= LINGER_NANOS ? Outcome.UNANSWERED : Outcome.PENDING;
+        long linger = a.udp ? DNS_LINGER_NANOS : LINGER_NANOS;
+        return a.retransmissions > 0 || now - a.synNanos >= linger ? Outcome.UNANSWERED : Outcome.PENDING;
     }
 
     /** The capture ended: decide every open attempt, as of the last packet's time. */
@@ -308,7 +514,7 @@ public final class HandshakeTracker {
     }
 
     public int open() {
-        return table.size();
+        return table.size() + udpTable.size();
     }
 
     private void unmatched() {

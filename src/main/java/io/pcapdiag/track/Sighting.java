@@ -43,6 +43,17 @@ public final class Sighting {
     public final int quotedDstPort;
     /** The tunnel the packet was seen inside, or null. */
     public final Tunnel tunnel;
+    /** A UDP datagram (then {@link #flags}, {@link #seq}, {@link #ack} and {@link #window} are 0). */
+    public final boolean udp;
+    /** ICMP errors: the protocol of the quoted datagram (6 TCP, 17 UDP). */
+    public final int quotedProtocol;
+    /** A DNS message: its id, else -1; then its flags, rcode, question (name null when absent) and answer count. */
+    public final int dnsId;
+    public final int dnsFlags;
+    public final int dnsRcode;
+    public final String dnsName;
+    public final int dnsType;
+    public final int dnsAnswers;
 
     public Sighting(Frame f, PacketView v) {
         capture = f.capture;
@@ -62,13 +73,24 @@ public final class Sighting {
         srcMac = v.srcMac;
         dstMac = v.dstMac;
         icmp = v.kind == PacketView.Kind.ICMP_ERROR;
+        udp = v.kind == PacketView.Kind.UDP;
         srcPort = icmp ? 0 : v.srcPort;
         dstPort = icmp ? 0 : v.dstPort;
-        flags = icmp ? 0 : v.flags;
-        seq = v.seq;
-        ack = v.ack;
-        window = v.window;
-        length = icmp ? v.ipPayloadLength : v.tcpPayloadLength;
+        boolean tcp = v.kind == PacketView.Kind.TCP;
+        flags = tcp ? v.flags : 0;
+        seq = tcp || icmp ? v.seq : 0;
+        ack = tcp ? v.ack : 0;
+        window = tcp ? v.window : 0;
+        // UDP: the datagram's payload, as tcpdump's "(47)" after a DNS message or "length 19".
+        length = icmp ? v.ipPayloadLength : udp ? Math.max(0, v.ipPayloadLength - 8) : v.tcpPayloadLength;
+        quotedProtocol = icmp ? v.quotedProtocol : 0;
+        boolean dns = udp && v.dns && v.dnsId >= 0;
+        dnsId = dns ? v.dnsId : -1;
+        dnsFlags = dns ? v.dnsFlags : 0;
+        dnsRcode = dns ? v.dnsRcode : 0;
+        dnsName = dns ? v.dnsQname : null;
+        dnsType = dns ? v.dnsQtype : 0;
+        dnsAnswers = dns ? v.dnsAnswers : 0;
         icmpType = v.icmpType;
         icmpCode = v.icmpCode;
         quotedDstHi = v.quotedDstHi;
@@ -109,11 +131,24 @@ public final class Sighting {
         quotedDstLo = 0;
         quotedDstPort = -1;
         tunnel = a.synTunnel;
+        udp = a.udp;
+        quotedProtocol = 0;
+        dnsId = a.query == null ? -1 : a.query.id();
+        dnsFlags = a.query == null ? 0 : a.synFlags;
+        dnsRcode = 0;
+        dnsName = a.query == null ? null : a.query.name();
+        dnsType = a.query == null ? 0 : a.query.type();
+        dnsAnswers = 0;
     }
 
     /** How a sentence cites this packet: {@code #13}, or {@code a.pcap #13} when a run reads several captures. */
     public String ref(boolean withCapture) {
         return withCapture ? capture.name() + " #" + frame : "#" + frame;
+    }
+
+    /** A DNS response (QR set). */
+    public boolean dnsResponse() {
+        return dnsId >= 0 && (dnsFlags & 0x8000) != 0;
     }
 
     public Endpoint source() {

@@ -193,9 +193,10 @@ class DecoderFuzzTest {
                 assertTrue(v.ipVersion == 4 || v.ipVersion == 6, d);
                 if (v.quotedHasSeq) {
                     assertTrue(v.quotedHasPorts, d);
+                    assertEquals(6, v.quotedProtocol, d);
                 }
                 if (v.quotedHasPorts) {
-                    assertEquals(6, v.quotedProtocol, d);
+                    assertTrue(v.quotedProtocol == 6 || v.quotedProtocol == 17, d);
                 }
                 if (v.truncated) {
                     assertEquals(Weird.TRUNCATED_ICMP_QUOTE, v.weird, d);

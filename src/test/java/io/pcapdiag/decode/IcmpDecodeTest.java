@@ -134,13 +134,25 @@ class IcmpDecodeTest {
     }
 
     @Test
-    void quotedUdpHasNoPorts() {
-        byte[] udp = Ipv4Builder.ipv4("10.244.0.5", "10.96.0.10").payload(17, new byte[] {0, 53, 0, 53, 0, 8, 0, 0}).build();
+    void quotedUdpHasItsPorts() {
+        byte[] udp = Ipv4Builder.ipv4("10.244.0.5", "10.96.0.10").payload(17, new byte[] {(byte) 0x9c, 0x41, 0, 53, 0, 8, 0, 0}).build();
         PacketView v = decode(101, icmp4("10.96.0.10", 3, 3, udp, 28));
         assertEquals(PacketView.Kind.ICMP_ERROR, v.kind);
         assertEquals(17, v.quotedProtocol);
-        assertFalse(v.quotedHasPorts);
+        assertTrue(v.quotedHasPorts);
+        assertEquals(40001, v.quotedSrcPort);
+        assertEquals(53, v.quotedDstPort);
+        assertFalse(v.quotedHasSeq);
         assertFalse(v.truncated);
+    }
+
+    @Test
+    void quotedUdpCutBeforeItsPortsIsTruncated() {
+        byte[] udp = Ipv4Builder.ipv4("10.244.0.5", "10.96.0.10").payload(17, new byte[] {(byte) 0x9c, 0x41}).build();
+        PacketView v = decode(101, icmp4("10.96.0.10", 3, 3, udp, 22));
+        assertEquals(PacketView.Kind.ICMP_ERROR, v.kind);
+        assertFalse(v.quotedHasPorts);
+        assertTrue(v.truncated);
     }
 
     @Test

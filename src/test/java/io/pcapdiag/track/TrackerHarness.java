@@ -95,7 +95,8 @@ final class TrackerHarness {
 
     /** Any packet that only moves capture time on. */
     void tick(long t) {
-        feed(t, Ipv4Builder.ipv4("192.0.2.250", "192.0.2.251").payload(17, new byte[8]).build());
+        // An IP packet of a protocol the tracker does not follow (253, RFC 3692 experimentation): it only tells the time.
+        feed(t, Ipv4Builder.ipv4("192.0.2.250", "192.0.2.251").payload(253, new byte[8]).build());
     }
 
     void finish() {

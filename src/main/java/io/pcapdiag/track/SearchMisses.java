@@ -1,0 +1,66 @@
+package io.pcapdiag.track;
+
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The NXDOMAIN answers each client got lately, so that a query answered NOERROR can tell how many names of its
+ * search list came first (docs/design.md, dns-search-expansion): a resolver with {@code ndots:5} asks
+ * {@code api.example.com.default.svc.cluster.local.}, {@code api.example.com.svc.cluster.local.},
+ * {@code api.example.com.cluster.local.} and only then {@code api.example.com.} (glibc resolv/res_query.c,
+ * {@code __res_context_search}). Bounded: {@link #CLIENTS} clients, the least recent forgotten first, and
+ * {@link #PER_CLIENT} answers each.
+ */
+final class SearchMisses {
+    static final int CLIENTS = 4096;
+    static final int PER_CLIENT = 32;
+
+    private record Client(long hi, long lo) {
+    }
+
+    private record Miss(String name, int type, long sentNanos) {
+    }
+
+    private final Map<Client, ArrayDeque<Miss>> byClient = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Client, ArrayDeque<Miss>> eldest) {
+            return size() > CLIENTS;
+        }
+    };
+
+    /** Query {@code q} was answered by the address it dialed with {@code rcode}. */
+    void answered(Attempt q, int rcode) {
+        String name = q.query.lowerName();
+        if (name == null) {
+            return;
+        }
+        Client c = new Client(q.clientHi, q.clientLo);
+        if (rcode == 3) {
+            ArrayDeque<Miss> misses = byClient.computeIfAbsent(c, k -> new ArrayDeque<>());
+            if (misses.size() == PER_CLIENT) {
+                misses.removeFirst();
+            }
+            misses.addLast(new Miss(name, q.query.type(), q.synNanos));
+        } else if (rcode == 0) {
+            ArrayDeque<Miss> misses = byClient.get(c);
+            if (misses == null) {
+                return;
+            }
+            // "api.example.com." is the stem of "api.example.com.default.svc.cluster.local."
+            String stem = name.endsWith(".") ? name : name + ".";
+            for (Iterator<Miss> it = misses.iterator(); it.hasNext(); ) {
+                Miss m = it.next();
+                if (m.type == q.query.type() && m.name.startsWith(stem) && m.name.length() > stem.length()
+                        && q.synNanos - m.sentNanos <= HandshakeTracker.SEARCH_WINDOW_NANOS && m.sentNanos <= q.synNanos) {
+                    if (q.searchMisses == 0 || m.sentNanos < q.searchFirstNanos) {
+                        q.searchFirstNanos = m.sentNanos;
+                    }
+                    q.searchMisses++;
+                    it.remove();
+                }
+            }
+        }
+    }
+}
