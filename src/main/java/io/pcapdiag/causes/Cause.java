@@ -12,7 +12,10 @@ public enum Cause {
     CONNTRACK_FULL("conntrack-full", "the conntrack table is full"),
     CONNTRACK_INSERT_RACE("conntrack-insert-race", "conntrack insert race (SNAT port clash)"),
     IPVS_CONN_REUSE("ipvs-conn-reuse", "IPVS connection reuse drops the first SYN of a reused port"),
-    RP_FILTER("rp-filter", "reverse-path filtering drops the SYN");
+    RP_FILTER("rp-filter", "reverse-path filtering drops the SYN"),
+    STALE_UDP_CONNTRACK("stale-udp-conntrack", "a stale UDP conntrack entry DNATs to a backend that is gone"),
+    DNS_NDOTS("dns-ndots", "ndots:5 sends a name with fewer dots through the search list first"),
+    DNS_UPSTREAM_FAILURE("dns-upstream-failure", "the DNS pod's own query upstream failed");
 
     private final String id;
     private final String title;

@@ -17,26 +17,33 @@ import java.util.Optional;
  * cause                        patterns                                  confirmed by
  * etp-local-no-local-endpoint  vip-local-reject, no-response             cluster: ETP Local, no ready endpoint on the node
  * service-no-endpoints         vip-local-reject, no-response,            cluster: no ready endpoint anywhere
- *                              icmp-unreachable
+ *                              icmp-unreachable, dns-no-response,
+ *                              udp-unreachable
  * port-not-in-service          vip-local-reject                          cluster: the address is a Service's, the port none of its
  * bridge-nf-call-off           nat-bypass-reply                          node: bridge-nf-call-ip(6)tables 0, or no br_netfilter
  * hairpin-mode-off             hairpin-self                              node: hairpin mode 0 on the client's bridge port
  * lb-vip-bound-locally         lb-probe-dropped                          node: the source is a local address, accept_local
  *                                                                        off; cluster: LB IP without ipMode Proxy, IPVS mode
- * network-policy               no-response, policy-reject                cluster: a policy selects the target, none admits
+ * network-policy               no-response, policy-reject,               cluster: a policy selects the target, none admits
+ *                              dns-no-response, udp-unreachable          (UDP: the policy's UDP ports)
  * conntrack-full               no-response, delayed-connect              node: count at max, or drop / early_drop rising
- * conntrack-insert-race        delayed-connect                           node: insert_failed rising
+ * conntrack-insert-race        delayed-connect, dns-race-lost,           node: insert_failed rising
+ *                              dns-no-response
  * ipvs-conn-reuse              delayed-connect                           kube-proxy ipvs, conn_reuse_mode 1, kernel < 5.9,
  *                                                                        a ~1 s gap
  * rp-filter                    no-response                               node: IPReversePathFilter rising, or the mode in
  *                                                                        force on the ingress device (max of all and its
  *                                                                        own) drops it against the route back
+ * stale-udp-conntrack          dns-no-response, udp-unreachable          cluster: the capture's DNAT'ed copy went to an
+ *                                                                        address that is no ready endpoint of the Service
+ * dns-upstream-failure         dns-error                                 capture: the DNS pod's own queries failed
  * </pre>
  */
 public final class Causes {
     private static final List<CauseRule> TABLE = List.of(new EtpLocalNoLocalEndpoint(), new ServiceNoEndpoints(),
             new PortNotInService(), new BridgeNfCallOff(), new HairpinModeOff(), new LbVipBoundLocally(),
-            new NetworkPolicy(), new ConntrackFull(), new ConntrackInsertRace(), new IpvsConnReuse(), new RpFilter());
+            new NetworkPolicy(), new ConntrackFull(), new ConntrackInsertRace(), new IpvsConnReuse(), new RpFilter(),
+            new StaleUdpConntrack(), new DnsUpstreamFailure());
 
     private Causes() {
     }

@@ -23,12 +23,16 @@ final class ConntrackInsertRace implements CauseRule {
 
     @Override
     public Set<Pattern> patterns() {
-        return Set.of(Pattern.DELAYED_CONNECT);
+        return Set.of(Pattern.DELAYED_CONNECT, Pattern.DNS_RACE_LOST, Pattern.DNS_NO_RESPONSE);
     }
 
     @Override
     public CauseVerdict judge(Finding f, Context context) {
-        List<String> fix = List.of("iptables -t nat -S | grep MASQUERADE   (on the node: masquerade rules should carry"
+        List<String> fix = f.pattern().dns()
+                ? List.of("kubectl -n NAMESPACE patch deploy NAME --type merge -p '{\"spec\":{\"template\":{\"spec\":"
+                        + "{\"dnsConfig\":{\"options\":[{\"name\":\"single-request-reopen\"}]}}}}}'   (A and AAAA one"
+                        + " after the other, each from its own socket: no race)")
+                : List.of("iptables -t nat -S | grep MASQUERADE   (on the node: masquerade rules should carry"
                 + " --random-fully; kube-proxy and most CNIs add it when iptables supports it)");
         Optional<Reading> rise = context.counterRise(INSERT_FAILED);
         if (rise.isEmpty()) {

@@ -24,13 +24,13 @@ final class NetworkPolicy implements CauseRule {
 
     @Override
     public Set<Pattern> patterns() {
-        return Set.of(Pattern.NO_RESPONSE, Pattern.POLICY_REJECT);
+        return Set.of(Pattern.NO_RESPONSE, Pattern.POLICY_REJECT, Pattern.DNS_NO_RESPONSE, Pattern.UDP_UNREACHABLE);
     }
 
     @Override
     public CauseVerdict judge(Finding f, Context context) {
         Optional<PolicyVerdict> p = context.policy(f.client(), f.examples().get(0).natCopy() != null
-                ? f.examples().get(0).natCopy().destination() : f.target());
+                ? f.examples().get(0).natCopy().destination() : f.target(), f.examples().get(0).udp() ? "UDP" : "TCP");
         if (p.isEmpty()) {
             return CauseVerdict.unknown(cause(), List.of("kubectl get networkpolicy -A   (policies that select "
                     + f.target().address() + "'s pod)"));

@@ -22,12 +22,13 @@ final class ServiceNoEndpoints implements CauseRule {
 
     @Override
     public Set<Pattern> patterns() {
-        return Set.of(Pattern.VIP_LOCAL_REJECT, Pattern.NO_RESPONSE, Pattern.ICMP_UNREACHABLE);
+        return Set.of(Pattern.VIP_LOCAL_REJECT, Pattern.NO_RESPONSE, Pattern.ICMP_UNREACHABLE, Pattern.DNS_NO_RESPONSE,
+                Pattern.UDP_UNREACHABLE);
     }
 
     @Override
     public CauseVerdict judge(Finding f, Context context) {
-        Optional<ServiceFacts> found = context.service(f.target());
+        Optional<ServiceFacts> found = context.service(f.target(), f.examples().get(0).udp() ? "UDP" : "TCP");
         if (found.isEmpty()) {
             Optional<Fact> pod = Names.podNotService(f.target(), context);
             if (pod.isPresent()) {

@@ -72,13 +72,18 @@ public final class ClusterIndex {
      * the port is none of its ports, that Service with a null port.
      */
     public Optional<ServiceMatch> service(io.pcapdiag.decode.Endpoint address, int port) {
+        return service(address, port, "TCP");
+    }
+
+    /** The same for a port of {@code protocol} (TCP or UDP: kube-dns's port 53 is two ports, dns and dns-tcp). */
+    public Optional<ServiceMatch> service(io.pcapdiag.decode.Endpoint address, int port, String protocol) {
         io.pcapdiag.decode.Endpoint a = address.withoutPort();
         ServiceMatch portless = null;
         for (Service s : servicesByIp.getOrDefault(a, List.of())) {
             ServiceMatch.Way way = way(s, a);
             String ipMode = way == ServiceMatch.Way.LOAD_BALANCER ? ipMode(s, a) : null;
             for (ServicePort sp : ports(s)) {
-                if (sp.getPort() != null && sp.getPort() == port && protocolTcp(sp.getProtocol())) {
+                if (sp.getPort() != null && sp.getPort() == port && protocol(sp.getProtocol(), protocol)) {
                     return Optional.of(new ServiceMatch(s, sp, way, ipMode));
                 }
             }
@@ -89,7 +94,7 @@ public final class ClusterIndex {
         if (nodesByIp.containsKey(a)) {
             for (Service s : servicesByNodePort.getOrDefault(port, List.of())) {
                 for (ServicePort sp : ports(s)) {
-                    if (sp.getNodePort() != null && sp.getNodePort() == port && protocolTcp(sp.getProtocol())) {
+                    if (sp.getNodePort() != null && sp.getNodePort() == port && protocol(sp.getProtocol(), protocol)) {
                         return Optional.of(new ServiceMatch(s, sp, ServiceMatch.Way.NODE_PORT, null));
                     }
                 }
@@ -189,8 +194,9 @@ public final class ClusterIndex {
         return s.getSpec() == null || s.getSpec().getPorts() == null ? List.of() : s.getSpec().getPorts();
     }
 
-    private static boolean protocolTcp(String p) {
-        return p == null || p.equals("TCP");
+    /** A port's protocol is {@code want}; the API server defaults an absent one to TCP. */
+    private static boolean protocol(String p, String want) {
+        return (p == null ? "TCP" : p).equals(want);
     }
 
     private static String emptyToNull(String s) {

@@ -47,8 +47,13 @@ public final class Policies {
     public record Outcome(Boolean admitted, String text, String fix) {
     }
 
-    /** Whether {@code client} may reach {@code target} (address:port of a pod); empty when the target is no pod. */
+    /** Whether {@code client} may reach {@code target} (address:port of a pod) over TCP; empty when the target is no pod. */
     public static Optional<Outcome> evaluate(ClusterIndex idx, Endpoint client, Endpoint target) {
+        return evaluate(idx, client, target, "TCP");
+    }
+
+    /** Whether {@code client} may reach {@code target} over {@code protocol} (TCP or UDP); empty when the target is no pod. */
+    public static Optional<Outcome> evaluate(ClusterIndex idx, Endpoint client, Endpoint target, String protocol) {
         Optional<Pod> targetPod = idx.podAt(target);
         if (targetPod.isEmpty()) {
             return Optional.empty();
@@ -56,7 +61,7 @@ public final class Policies {
         Pod to = targetPod.get();
         Pod from = idx.podAt(client).orElse(null);
         String who = client.address() + (from != null ? " (pod " + id(from) + ")" : "");
-        String where = "pod " + id(to) + " on TCP " + target.port();
+        String where = "pod " + id(to) + " on " + protocol + " " + target.port();
 
         // A pod no policy selects for a direction is not isolated in it; once one does, only its rules admit.
         List<String> ingressBy = new ArrayList<>();
@@ -66,7 +71,7 @@ public final class Policies {
                 ingressBy.add(id(np));
                 for (NetworkPolicyIngressRule r : list(np.getSpec().getIngress())) {
                     ruleIn = or(ruleIn, and(anyPeer(r.getFrom(), client, from, np.getMetadata().getNamespace()),
-                            anyPort(r.getPorts(), target.port(), to)));
+                            anyPort(r.getPorts(), target.port(), to, protocol)));
                 }
             }
         }
@@ -79,7 +84,7 @@ public final class Policies {
                     egressBy.add(id(np));
                     for (NetworkPolicyEgressRule r : list(np.getSpec().getEgress())) {
                         ruleOut = or(ruleOut, and(anyPeer(r.getTo(), target, to, np.getMetadata().getNamespace()),
-                                anyPort(r.getPorts(), target.port(), to)));
+                                anyPort(r.getPorts(), target.port(), to, protocol)));
                     }
                 }
             }
@@ -103,7 +108,7 @@ public final class Policies {
         }
         String fix = null;
         if (Boolean.FALSE.equals(ingress)) {
-            fix = allow(to, from, client, target.port());
+            fix = allow(to, from, client, target.port(), protocol);
         } else if (Boolean.FALSE.equals(egress)) {
             fix = "kubectl -n " + from.getMetadata().getNamespace() + " edit networkpolicy " + egressBy.get(0)
                     .substring(egressBy.get(0).indexOf('/') + 1) + "   (add an egress rule to " + where + ")";
@@ -112,7 +117,7 @@ public final class Policies {
     }
 
     /** A NetworkPolicy that admits the client to the target pod's port, as a command to paste. */
-    private static String allow(Pod to, Pod from, Endpoint client, int port) {
+    private static String allow(Pod to, Pod from, Endpoint client, int port, String protocol) {
         ObjectNode np = JSON.createObjectNode();
         np.put("apiVersion", "networking.k8s.io/v1").put("kind", "NetworkPolicy");
         String name = "allow-" + (from != null ? app(from) : "client") + "-to-" + app(to);
@@ -131,7 +136,7 @@ public final class Policies {
             peer.putObject("ipBlock").put("cidr", client.address() + (client.isV4() ? "/32" : "/128"));
         }
         ArrayNode ports = rule.putArray("ports");
-        ports.addObject().put("protocol", "TCP").put("port", port);
+        ports.addObject().put("protocol", protocol).put("port", port);
         return "kubectl -n " + to.getMetadata().getNamespace() + " apply -f - <<< '" + np + "'";
     }
 
@@ -254,17 +259,18 @@ public final class Policies {
     }
 
     /**
-     * Whether some port entry admits the TCP port. An entry whose port or endPort the API server would refuse (out of
+     * Whether some port entry admits the port of {@code protocol} (an entry without protocol means TCP, as the API
+     * server defaults it). An entry whose port or endPort the API server would refuse (out of
      * 1-65535, endPort below port) cannot say which ports it meant: it admits none for certain, and makes the answer
      * unknown unless another entry admits.
      */
-    private static Boolean anyPort(List<NetworkPolicyPort> ports, int port, Pod to) {
+    private static Boolean anyPort(List<NetworkPolicyPort> ports, int port, Pod to, String protocol) {
         if (ports == null || ports.isEmpty()) {
             return true;
         }
         Boolean any = false;
         for (NetworkPolicyPort p : ports) {
-            if (p.getProtocol() != null && !p.getProtocol().equals("TCP")) {
+            if (!(p.getProtocol() == null ? "TCP" : p.getProtocol()).equals(protocol)) {
                 continue;
             }
             IntOrString want = p.getPort();

@@ -37,6 +37,8 @@ public final class CaptureFacts implements Context, TrackerSink {
     /** Per target address:port: its decided attempts, and the clients it answered whose attempts came first. */
     private final EndpointTable<Target> targets = new EndpointTable<>();
     private final Map<Endpoint, Long> unpairedIcmp = new HashMap<>();
+    /** DNS queries each address sent, as a DNS server forwarding upstream: the first that failed, and how many did not. */
+    private final Map<Endpoint, Upstream> upstream = new HashMap<>();
     /** Client addresses seen, the first {@link #MAX_CLIENTS}: which node a capture is from is inferred from them. */
     private final List<Endpoint> clients = new ArrayList<>();
     /** What {@link #clients} holds, looked up without making an {@link Endpoint} per decided attempt. */
@@ -49,6 +51,14 @@ public final class CaptureFacts implements Context, TrackerSink {
     private long unpaired;
 
     /** One target's attempts and answered clients: one lookup per decided attempt. */
+    /** One address's own DNS queries: the first that failed (SERVFAIL, REFUSED or no answer), and those answered. */
+    private static final class Upstream {
+        Sighting firstFailed;
+        String failure;
+        long failed;
+        long answered;
+    }
+
     private static final class Target extends EndpointTable.Entry {
         long attempts;
         Answered answered;
@@ -158,6 +168,10 @@ public final class CaptureFacts implements Context, TrackerSink {
     @Override
     public boolean decided(Attempt a) {
         Outcome outcome = a.outcome();
+        if (a.udp()) {
+            udp(a);
+            return false;
+        }
         if (outcome != Outcome.PENDING && outcome != Outcome.EVICTED) {
             decided++;
             if (outcome != Outcome.UNANSWERED) {
@@ -201,6 +215,66 @@ public final class CaptureFacts implements Context, TrackerSink {
             keepEarliest(localRejects, a.target().withoutPort(), a.icmp());
         }
         return false;
+    }
+
+    /**
+     * A UDP exchange teaches where its Service DNATs (as a SYN does) and, for a DNS query, whether its client's own
+     * queries fail: what a DNS pod forwarding upstream meets. The handshake's counts (answered, one-way, targets)
+     * stay TCP's: an unanswered datagram is no failure of UDP.
+     */
+    private void udp(Attempt a) {
+        Sighting nat = a.natCopy();
+        if (nat != null) {
+            keepEarliest(dnatAddresses, a.target().withoutPort(), nat);
+            Map<Endpoint, Sighting> backends = dnat.get(a.target());
+            if (backends == null && room(dnat)) {
+                backends = new HashMap<>();
+                dnat.put(a.target(), backends);
+            }
+            if (backends != null && (backends.size() < MAX_BACKENDS || backends.containsKey(nat.destination()))) {
+                keepEarliest(backends, nat.destination(), nat);
+            }
+        }
+        if (a.query() == null || a.outcome() == Outcome.PENDING || a.outcome() == Outcome.EVICTED) {
+            return;
+        }
+        Endpoint client = a.client();
+        Upstream u = upstream.get(client);
+        if (u == null) {
+            if (!room(upstream)) {
+                return;
+            }
+            u = new Upstream();
+            upstream.put(client, u);
+        }
+        int rcode = a.rcode();
+        boolean failed = a.outcome() == Outcome.UNANSWERED || a.delayed() || rcode == 2 || rcode == 5;
+        if (!failed) {
+            u.answered++;
+            return;
+        }
+        u.failed++;
+        if (u.firstFailed == null || TimeOrder.compare(a.synNanos(), a.synCapture().index(), a.synFrame(),
+                u.firstFailed.nanos, u.firstFailed.capture.index(), u.firstFailed.frame) < 0) {
+            u.firstFailed = a.syn();
+            u.failure = a.query().question() + " to " + a.target() + (rcode == 2 || rcode == 5
+                    ? " was answered " + io.pcapdiag.track.DnsQuery.rcodeName(rcode) : " got no answer");
+        }
+    }
+
+    @Override
+    public Optional<DnsUpstream> dnsUpstream(Endpoint server) {
+        Upstream u = upstream.get(server.withoutPort());
+        if (u == null) {
+            return Optional.empty();
+        }
+        if (u.failed == 0) {
+            return Optional.of(new DnsUpstream(false, new Fact(Source.CAPTURE, server.withoutPort() + "'s own "
+                    + u.answered + " DNS " + (u.answered == 1 ? "query was" : "queries were") + " answered without error")));
+        }
+        return Optional.of(new DnsUpstream(true, new Fact(Source.CAPTURE, server.withoutPort() + "'s own query "
+                + u.failure + " (" + ref(u.firstFailed) + "; " + u.failed + " of " + (u.failed + u.answered)
+                + " of its queries failed)")));
     }
 
     @Override

@@ -56,6 +56,26 @@ public final class ClusterContext implements Context {
     }
 
     @Override
+    public Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service) {
+        ClusterIndex idx = index.get();
+        Optional<ServiceMatch> m = idx.service(service, service.port(), "UDP").filter(x -> x.port() != null);
+        if (m.isEmpty()) {
+            return Optional.empty();
+        }
+        for (ClusterIndex.Backend b : idx.backends(m.get())) {
+            if (b.address().sameAddress(address)) {
+                return Optional.of(new EndpointStatus(b.ready(), fact(address.address() + " is " + (b.ready() ? "a ready"
+                        : "a not-ready") + " endpoint of " + svc(m.get()) + " (EndpointSlice " + m.get().namespace() + "/"
+                        + b.slice() + ")")));
+            }
+        }
+        String pod = idx.podAt(address.withoutPort()).map(p -> "pod " + p.getMetadata().getNamespace() + "/"
+                + p.getMetadata().getName()).orElse("no pod the cluster lists");
+        return Optional.of(new EndpointStatus(false, fact(address.address() + " is in no EndpointSlice of " + svc(m.get())
+                + " (" + pod + ")")));
+    }
+
+    @Override
     public Optional<Fact> lbIngress(Endpoint address) {
         return index.get().lbService(address).map(m -> fact(address.address() + " is the LoadBalancer ingress IP of svc "
                 + m.namespace() + "/" + m.name()));
@@ -80,9 +100,14 @@ public final class ClusterContext implements Context {
 
     @Override
     public Optional<Ref> ref(Endpoint e) {
+        return ref(e, "TCP");
+    }
+
+    @Override
+    public Optional<Ref> ref(Endpoint e, String protocol) {
         ClusterIndex idx = index.get();
         if (e.port() >= 0) {
-            Optional<ServiceMatch> m = idx.service(e, e.port());
+            Optional<ServiceMatch> m = idx.service(e, e.port(), protocol);
             if (m.isPresent()) {
                 return Optional.of(new Ref(Ref.SERVICE, m.get().namespace(), m.get().name(), m.get().portName(), null));
             }
@@ -117,8 +142,13 @@ public final class ClusterContext implements Context {
 
     @Override
     public Optional<ServiceFacts> service(Endpoint vp) {
+        return service(vp, "TCP");
+    }
+
+    @Override
+    public Optional<ServiceFacts> service(Endpoint vp, String protocol) {
         ClusterIndex idx = index.get();
-        return idx.service(vp, vp.port()).map(m -> facts(idx, m, vp));
+        return idx.service(vp, vp.port(), protocol).map(m -> facts(idx, m, vp));
     }
 
     @Override
@@ -176,7 +206,12 @@ public final class ClusterContext implements Context {
 
     @Override
     public Optional<PolicyVerdict> policy(Endpoint client, Endpoint target) {
-        return Policies.evaluate(index.get(), client, target).filter(o -> o.admitted() != null)
+        return policy(client, target, "TCP");
+    }
+
+    @Override
+    public Optional<PolicyVerdict> policy(Endpoint client, Endpoint target, String protocol) {
+        return Policies.evaluate(index.get(), client, target, protocol).filter(o -> o.admitted() != null)
                 .map(o -> new PolicyVerdict(o.admitted(), fact(o.text()), o.fix(), o.admitted() ? List.of() : blocking(o.text())));
     }
 

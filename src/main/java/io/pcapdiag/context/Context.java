@@ -26,6 +26,14 @@ public interface Context {
         return Optional.empty();
     }
 
+    /**
+     * Whether the cluster lists {@code address} as a ready endpoint of the Service at {@code service} (V:p), and the
+     * fact; empty when the source does not know the Service.
+     */
+    default Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service) {
+        return Optional.empty();
+    }
+
     /** Why {@code target} (D:p) is known to answer some client other than {@code client}. */
     default Optional<Fact> answersOthers(Endpoint target, Endpoint client) {
         return Optional.empty();
@@ -46,6 +54,14 @@ public interface Context {
 
     /** Why {@code address} is a Service address (a VIP): seen DNAT'ed or answered for locally, given, or listed. */
     default Optional<Fact> serviceAddress(Endpoint address) {
+        return Optional.empty();
+    }
+
+    /**
+     * What the capture shows of DNS queries {@code server} itself sent (a DNS pod forwarding upstream); empty when
+     * it sent none.
+     */
+    default Optional<DnsUpstream> dnsUpstream(Endpoint server) {
         return Optional.empty();
     }
 
@@ -74,6 +90,11 @@ public interface Context {
         return Optional.empty();
     }
 
+    /** The same, where a Service port is looked up among those of {@code protocol} (TCP or UDP). */
+    default Optional<Ref> ref(Endpoint e, String protocol) {
+        return ref(e);
+    }
+
     /** Why {@code address} is a Node's own address (its InternalIP or ExternalIP), when the cluster lists it. */
     default Optional<Fact> nodeAddress(Endpoint address) {
         return Optional.empty();
@@ -89,6 +110,11 @@ public interface Context {
         return Optional.empty();
     }
 
+    /** The same among the Service ports of {@code protocol} (TCP or UDP). */
+    default Optional<ServiceFacts> service(Endpoint vp, String protocol) {
+        return service(vp);
+    }
+
     /**
      * The Service whose LoadBalancer ingress IPs include {@code address}, with that ingress's
      * {@link ServiceFacts#lbIpMode() ipMode} (VIP when unset; Proxy: kube-proxy does not bind it).
@@ -97,9 +123,14 @@ public interface Context {
         return Optional.empty();
     }
 
-    /** Whether the cluster's NetworkPolicies let {@code client} reach {@code target} (address:port of a pod). */
+    /** Whether the cluster's NetworkPolicies let {@code client} reach {@code target} (address:port of a pod) over TCP. */
     default Optional<PolicyVerdict> policy(Endpoint client, Endpoint target) {
         return Optional.empty();
+    }
+
+    /** The same over {@code protocol}: TCP or UDP (a source that knows only TCP answers for TCP alone). */
+    default Optional<PolicyVerdict> policy(Endpoint client, Endpoint target, String protocol) {
+        return "TCP".equals(protocol) ? policy(client, target) : Optional.empty();
     }
 
     /** kube-proxy's mode (iptables, ipvs, nftables), from its ConfigMap or its :10249/proxyMode on the node. */
@@ -228,6 +259,16 @@ public interface Context {
                 return Optional.empty();
             }
 
+            @Override
+            public Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service) {
+                return first(c -> c.endpointStatus(address, service));
+            }
+
+            @Override
+            public Optional<DnsUpstream> dnsUpstream(Endpoint server) {
+                return first(c -> c.dnsUpstream(server));
+            }
+
             private long sum(ToLongFunction<Context> count) {
                 return all.stream().mapToLong(count).sum();
             }
@@ -288,6 +329,11 @@ public interface Context {
             }
 
             @Override
+            public Optional<Ref> ref(Endpoint e, String protocol) {
+                return first(c -> c.ref(e, protocol));
+            }
+
+            @Override
             public Optional<Fact> nodeAddress(Endpoint address) {
                 return first(c -> c.nodeAddress(address));
             }
@@ -303,6 +349,11 @@ public interface Context {
             }
 
             @Override
+            public Optional<ServiceFacts> service(Endpoint vp, String protocol) {
+                return first(c -> c.service(vp, protocol));
+            }
+
+            @Override
             public Optional<ServiceFacts> lbService(Endpoint address) {
                 return first(c -> c.lbService(address));
             }
@@ -310,6 +361,11 @@ public interface Context {
             @Override
             public Optional<PolicyVerdict> policy(Endpoint client, Endpoint target) {
                 return first(c -> c.policy(client, target));
+            }
+
+            @Override
+            public Optional<PolicyVerdict> policy(Endpoint client, Endpoint target, String protocol) {
+                return first(c -> c.policy(client, target, protocol));
             }
 
             @Override

@@ -55,7 +55,9 @@ public final class Diagnose {
         Judged judged = id -> causes.stream().filter(c -> c.cause().id().equals(id)).map(c -> c.verdict().id()).findFirst()
                 .orElse(null);
         Explanation x = Rules.rule(f.pattern()).explain(f, context, judged);
-        return new Diagnosis(f, name(f.client()), name(f.target()), f.responder() == null ? null : name(f.responder()),
+        String protocol = f.examples().get(0).udp() ? "UDP" : "TCP";
+        return new Diagnosis(f, name(f.client(), protocol), name(f.target(), protocol),
+                f.responder() == null ? null : name(f.responder(), protocol),
                 causes, evidence(first, context), frames(f.examples()), DisplayFilter.of(f.examples()), decodeAs(f.examples()), path, last, vanished,
                 new Explanation(x.story(), x.observations(), x.checks(), remedies(x.remedies(), causes)), citeCaptures,
                 context.informs());
@@ -250,8 +252,8 @@ public final class Diagnose {
         return after + ", before " + expected.get(reached + 1);
     }
 
-    private Ref name(io.pcapdiag.decode.Endpoint e) {
-        return context.ref(e).orElse(null);
+    private Ref name(io.pcapdiag.decode.Endpoint e, String protocol) {
+        return context.ref(e, protocol).orElse(null);
     }
 
     /**

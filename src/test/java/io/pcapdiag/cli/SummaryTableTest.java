@@ -98,7 +98,8 @@ class SummaryTableTest {
     void podKeepsItsFindingsAsClientTargetOrBackend() throws IOException {
         List<String> web = rows(filtered("--pod", "default/web-5b7c9d8f6-p4q8r"));
         assertTrue(web.contains("nat-bypass-reply svc default/web:http"), web.toString());
-        assertTrue(web.contains("connection-refused default/web-5b7c9d8f6-p4q8r"), web.toString());
+        // The pod's name may be shortened in the middle to fit the table's 120 columns.
+        assertTrue(web.stream().anyMatch(r -> r.matches("connection-refused default/web-5b7c9d8.*-p4q8r")), web.toString());
         // The UDP datagrams of udp-unreachable went to 10.244.0.19, web's address in this cluster snapshot.
         assertEquals(7, web.size(), web.toString());
         // 13 TCP findings and the 5 DNS and UDP ones of the same client pod.
