@@ -40,6 +40,8 @@ public final class HandshakeTracker {
     public static final long RACE_WINDOW_NANOS = 10_000_000L;
     /** NXDOMAIN answers a client's search list is looked for in, after its query was answered NOERROR. */
     static final long SEARCH_WINDOW_NANOS = 30_000_000_000L;
+    /** How soon after a truncated answer a SYN to the DNS port is its retry over TCP. */
+    static final long TCP_RETRY_NANOS = 500_000_000L;
     /** The DNS port (RFC 1035 4.2.1): a TCP SYN to it may retry a truncated answer. */
     static final int DNS_PORT = 53;
     /** The id a UDP exchange that is no DNS query is keyed by in {@link #udpTable}. */
@@ -288,14 +290,19 @@ public final class HandshakeTracker {
         }
     }
 
-    /** A SYN to the DNS port: the client asking a truncated answer's question again over TCP (RFC 7766 5). */
+    /**
+     * A SYN to the DNS port: the client asking the newest truncated answer's question again over TCP (RFC 7766 5),
+     * which a resolver does at once.
+     */
     private void retryOverTcp(Frame f, PacketView v) {
         Iterator<Attempt> it = queue.descendingIterator();
         for (int i = 0; i < RECENT_SCAN_LIMIT && it.hasNext(); i++) {
             Attempt q = it.next();
-            if (q.truncatedAnswer && q.clientIs(v.srcHi, v.srcLo) && (q.targetLo == v.dstLo && q.targetHi == v.dstHi
+            if (q.truncatedAnswer && !q.retriedOverTcp && f.nanos - q.answerNanos <= TCP_RETRY_NANOS
+                    && q.clientIs(v.srcHi, v.srcLo) && (q.targetLo == v.dstLo && q.targetHi == v.dstHi
                     || q.natCopy != null && q.natCopy.dstLo == v.dstLo && q.natCopy.dstHi == v.dstHi)) {
                 q.retriedOverTcp = true;
+                return;
             }
         }
     }

@@ -16,6 +16,7 @@ public final class DnsBuilder {
     private int flags = 0x0100; // a query, recursion desired
     private final List<byte[]> answers = new ArrayList<>();
     private byte[] opt;
+    private boolean noQuestion;
 
     private DnsBuilder(int id, String name, int qtype) {
         this.id = id;
@@ -30,6 +31,18 @@ public final class DnsBuilder {
     /** A response (QR, RA) with {@code rcode}'s lower 4 bits in the header. */
     public DnsBuilder response(int rcode) {
         flags = 0x8180 | (rcode & 0x0f);
+        return this;
+    }
+
+    /** Sets TC: the answer was truncated to fit the datagram (RFC 1035 4.1.1). */
+    public DnsBuilder truncated() {
+        flags |= 0x0200;
+        return this;
+    }
+
+    /** Leaves the question section out (unbound's REFUSED carries none). */
+    public DnsBuilder noQuestion() {
+        noQuestion = true;
         return this;
     }
 
@@ -53,8 +66,10 @@ public final class DnsBuilder {
     }
 
     public byte[] build() {
-        Buf b = new Buf().u16(id).u16(flags).u16(1).u16(answers.size()).u16(0).u16(opt == null ? 0 : 1);
-        b.bytes(name(name)).u16(qtype).u16(1);
+        Buf b = new Buf().u16(id).u16(flags).u16(noQuestion ? 0 : 1).u16(answers.size()).u16(0).u16(opt == null ? 0 : 1);
+        if (!noQuestion) {
+            b.bytes(name(name)).u16(qtype).u16(1);
+        }
         answers.forEach(b::bytes);
         if (opt != null) {
             b.bytes(opt);
