@@ -18,6 +18,7 @@ import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Pattern;
 import io.pcapdiag.rules.Severity;
 import io.pcapdiag.rules.Statement;
+import io.pcapdiag.track.DnsQuery;
 import io.pcapdiag.track.ExchangeKind;
 import io.pcapdiag.track.Outcome;
 import io.pcapdiag.track.Sighting;
@@ -122,7 +123,16 @@ public final class TextReporter implements Reporter {
 
     /** {@code 14:04:21.865687 10.244.0.18:40001 > 10.96.10.80:8080 bypassed by 10.244.0.19:80 (nat-bypass-reply) ...}. */
     static String attemptLine(AttemptView a) {
-        StringBuilder sb = new StringBuilder(Times.utc(a.firstSyn())).append(' ').append(a.clientEndpoint()).append(" > ").append(a.target()).append(' ').append(a.outcome());
+        StringBuilder sb = new StringBuilder(Times.utc(a.firstSyn())).append(' ').append(a.clientEndpoint()).append(" > ").append(a.target()).append(' ');
+        if (a.query() != null) {
+            sb.append(a.query().question()).append(" (id ").append(a.query().id()).append(") ");
+        } else if (a.kind() == ExchangeKind.UDP) {
+            sb.append("UDP ");
+        }
+        sb.append(a.outcome());
+        if (a.rcode() >= 0) {
+            sb.append(' ').append(DnsQuery.rcodeName(a.rcode()));
+        }
         if (a.responder() != null) {
             sb.append(" by ").append(a.responder());
         }
@@ -133,7 +143,8 @@ public final class TextReporter implements Reporter {
             sb.append(String.format(Locale.ROOT, " in %.3f ms", a.connectNanos() / 1e6));
         }
         if (a.retransmissions() > 0) {
-            sb.append(", ").append(a.retransmissions()).append(a.retransmissions() == 1 ? " retransmission" : " retransmissions");
+            String word = a.kind() == ExchangeKind.TCP ? " retransmission" : " re-send";
+            sb.append(", ").append(a.retransmissions()).append(word).append(a.retransmissions() == 1 ? "" : "s");
         }
         return sb.append(a.path().stream().map(TextReporter::hop).collect(Collectors.joining(" -> ", "; path ", ""))).toString();
     }
