@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.pcapdiag.decode.Ip;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,6 +23,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 
 /**
@@ -35,6 +38,10 @@ public final class ClusterIndex {
     public record Backend(io.pcapdiag.decode.Endpoint address, int port, boolean ready, String node, String slice) {
     }
 
+    /** The label that marks a cluster DNS Service: {@code k8s-app=kube-dns}. */
+    public static final String DNS_LABEL = "k8s-app";
+    public static final String DNS_LABEL_VALUE = "kube-dns";
+
     private final Map<io.pcapdiag.decode.Endpoint, List<Service>> servicesByIp;
     private final Map<Integer, List<Service>> servicesByNodePort;
     private final Map<String, List<EndpointSlice>> slicesByService;
@@ -45,6 +52,9 @@ public final class ClusterIndex {
     private final int services;
     private final String proxyMode;
     private final List<String> contradictions;
+    /** The cluster DNS Services' ClusterIPs, each with the Service and its UDP and TCP ports. */
+    private final Map<io.pcapdiag.decode.Endpoint, List<Service>> dnsByIp;
+    private final SortedSet<Integer> dnsPorts;
 
     private ClusterIndex(Builder b) {
         this.servicesByIp = Map.copyOf(b.servicesByIp);
@@ -57,6 +67,14 @@ public final class ClusterIndex {
         this.services = b.services;
         this.proxyMode = b.proxyMode;
         this.contradictions = List.copyOf(b.contradictions);
+        Map<io.pcapdiag.decode.Endpoint, List<Service>> dns = new HashMap<>();
+        SortedSet<Integer> ports = new TreeSet<>();
+        for (Service s : dnsServices(b.kubeSystemServices)) {
+            clusterIps(s).forEach(ip -> address(ip).ifPresent(a -> dns.computeIfAbsent(a, k -> new ArrayList<>()).add(s)));
+            dnsPorts(s).forEach(ports::add);
+        }
+        this.dnsByIp = Map.copyOf(dns);
+        this.dnsPorts = Collections.unmodifiableSortedSet(ports);
     }
 
     /** An index of nothing: what a live run has until the API server first answers. */
@@ -72,13 +90,22 @@ public final class ClusterIndex {
      * the port is none of its ports, that Service with a null port.
      */
     public Optional<ServiceMatch> service(io.pcapdiag.decode.Endpoint address, int port) {
+        return service(address, port, "TCP");
+    }
+
+    /**
+     * {@link #service(io.pcapdiag.decode.Endpoint, int)} for a packet of {@code protocol} (TCP, UDP): a Service port
+     * matches only its own protocol (TCP when unset), as kube-proxy's rules do: kube-dns's UDP port 53 is "dns", its
+     * TCP port 53 "dns-tcp".
+     */
+    public Optional<ServiceMatch> service(io.pcapdiag.decode.Endpoint address, int port, String protocol) {
         io.pcapdiag.decode.Endpoint a = address.withoutPort();
         ServiceMatch portless = null;
         for (Service s : servicesByIp.getOrDefault(a, List.of())) {
             ServiceMatch.Way way = way(s, a);
             String ipMode = way == ServiceMatch.Way.LOAD_BALANCER ? ipMode(s, a) : null;
             for (ServicePort sp : ports(s)) {
-                if (sp.getPort() != null && sp.getPort() == port && protocolTcp(sp.getProtocol())) {
+                if (sp.getPort() != null && sp.getPort() == port && protocol(sp).equals(protocol)) {
                     return Optional.of(new ServiceMatch(s, sp, way, ipMode));
                 }
             }
@@ -89,7 +116,7 @@ public final class ClusterIndex {
         if (nodesByIp.containsKey(a)) {
             for (Service s : servicesByNodePort.getOrDefault(port, List.of())) {
                 for (ServicePort sp : ports(s)) {
-                    if (sp.getNodePort() != null && sp.getNodePort() == port && protocolTcp(sp.getProtocol())) {
+                    if (sp.getNodePort() != null && sp.getNodePort() == port && protocol(sp).equals(protocol)) {
                         return Optional.of(new ServiceMatch(s, sp, ServiceMatch.Way.NODE_PORT, null));
                     }
                 }
@@ -163,6 +190,15 @@ public final class ClusterIndex {
         return Optional.ofNullable(podsByIp.get(address.withoutPort()));
     }
 
+    /**
+     * The DNS settings of the pod at {@code address} (its dnsPolicy and dnsConfig). hostNetwork pods are not looked up:
+     * they share their node's address, so an address would name any of them or the node itself, and none of them
+     * would be the one that asked; their resolv.conf is the node's anyway, unless ClusterFirstWithHostNet.
+     */
+    public Optional<PodDns> podDns(io.pcapdiag.decode.Endpoint address) {
+        return podAt(address).map(PodDns::of);
+    }
+
     /** The node with {@code address} among its InternalIP/ExternalIP addresses. */
     public Optional<Node> nodeAt(io.pcapdiag.decode.Endpoint address) {
         return Optional.ofNullable(nodesByIp.get(address.withoutPort()));
@@ -171,6 +207,58 @@ public final class ClusterIndex {
     /** The NetworkPolicies of a namespace. */
     public List<NetworkPolicy> policies(String namespace) {
         return policiesByNamespace.getOrDefault(namespace, List.of());
+    }
+
+    // ---------------------------------------------------------------- the cluster DNS Service
+
+    /**
+     * The DNS ports of the cluster DNS Services (below), sorted: where pods' queries go, over UDP and TCP alike. Empty
+     * when the index holds no such Service (no cluster context, or a snapshot without kube-system's Services).
+     */
+    public SortedSet<Integer> dnsPorts() {
+        return dnsPorts;
+    }
+
+    /** Whether {@code address:port} is a ClusterIP and a DNS port of a cluster DNS Service. */
+    public boolean isDnsService(io.pcapdiag.decode.Endpoint address, int port) {
+        return dnsService(address, port).isPresent();
+    }
+
+    /**
+     * The cluster DNS Service at {@code address:port} (a ClusterIP and one of its DNS ports): a Service of
+     * kube-system labelled {@code k8s-app=kube-dns} (CoreDNS and kube-dns are deployed so, and NodeLocal DNSCache's
+     * kube-dns-upstream too), or, when none is labelled, the one named kube-dns (the name kubeadm gives it and other
+     * installers keep).
+     */
+    public Optional<Service> dnsService(io.pcapdiag.decode.Endpoint address, int port) {
+        for (Service s : dnsByIp.getOrDefault(address.withoutPort(), List.of())) {
+            if (dnsPorts(s).contains(port)) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static List<Service> dnsServices(List<Service> kubeSystem) {
+        List<Service> labelled = kubeSystem.stream().filter(s -> s.getMetadata().getLabels() != null
+                && DNS_LABEL_VALUE.equals(s.getMetadata().getLabels().get(DNS_LABEL))).toList();
+        return !labelled.isEmpty() ? labelled
+                : kubeSystem.stream().filter(s -> "kube-dns".equals(s.getMetadata().getName())).toList();
+    }
+
+    /**
+     * A DNS Service's DNS ports: its UDP ports, and its TCP ports that are also UDP ports of it, where a server answers
+     * over TCP what it answers over UDP (RFC 7766). A TCP port alone is not DNS: CoreDNS's Service exposes its
+     * Prometheus metrics on 9153/TCP.
+     */
+    private static SortedSet<Integer> dnsPorts(Service s) {
+        SortedSet<Integer> udp = new TreeSet<>();
+        for (ServicePort p : ports(s)) {
+            if (p.getPort() != null && BadValues.port(p.getPort()) && protocol(p).equals("UDP")) {
+                udp.add(p.getPort());
+            }
+        }
+        return udp;
     }
 
     /** kube-proxy's mode from its ConfigMap (kube-system/kube-proxy, config.conf; "" means iptables), or null. */
@@ -189,8 +277,9 @@ public final class ClusterIndex {
         return s.getSpec() == null || s.getSpec().getPorts() == null ? List.of() : s.getSpec().getPorts();
     }
 
-    private static boolean protocolTcp(String p) {
-        return p == null || p.equals("TCP");
+    /** A Service port's protocol: TCP when unset, as the API server defaults it. */
+    private static String protocol(ServicePort p) {
+        return p.getProtocol() == null || p.getProtocol().isEmpty() ? "TCP" : p.getProtocol();
     }
 
     private static String emptyToNull(String s) {
@@ -265,6 +354,7 @@ public final class ClusterIndex {
         private final Set<io.pcapdiag.decode.Endpoint> lbIngress = new java.util.HashSet<>();
         private final List<String> contradictions = new ArrayList<>();
         private final List<EndpointSlice> slices = new ArrayList<>();
+        private final List<Service> kubeSystemServices = new ArrayList<>();
         private int services;
         private String proxyMode;
 
@@ -327,6 +417,9 @@ public final class ClusterIndex {
                 return "has no spec";
             }
             services++;
+            if ("kube-system".equals(s.getMetadata().getNamespace())) {
+                kubeSystemServices.add(s);
+            }
             Set<io.pcapdiag.decode.Endpoint> ips = new LinkedHashSet<>();
             clusterIps(s).forEach(ip -> address(ip).ifPresent(ips::add));
             for (LoadBalancerIngress i : ingress(s)) {
