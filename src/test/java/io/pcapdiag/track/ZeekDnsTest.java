@@ -1,0 +1,220 @@
+package io.pcapdiag.track;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tracker's DNS pairing against Zeek's dns.log, the oracle: Zeek is not installable here, its checked-in btest
+ * baselines are. This part reads Zeek's ASCII logs.
+ */
+class ZeekDnsTest {
+
+    // ---------------------------------------------------------------- Zeek's ASCII log
+
+    /**
+     * A Zeek ASCII log as its writer writes it (zeek/src/logging/writers/ascii/Ascii.cc): header lines
+     * {@code #separator \x09} (the one header whose value is written with a space and as an escape), then
+     * {@code #set_separator}, {@code #empty_field}, {@code #unset_field}, {@code #path}, {@code #open}, {@code #fields},
+     * {@code #types} and {@code #close}, each split by the separator; one row per line. Or a zeek-cut {@code -m} output
+     * (btest's {@code dns.ed25519.log}): its first line the field names, no types. Other lines starting with # (btest's
+     * "### BTest baseline" line) are not the log's.
+     *
+     * @param fields       the field names
+     * @param types        their Zeek types ({@code count}, {@code string}, {@code vector[string]}); empty for zeek-cut
+     *                     output
+     * @param rows         each row's values as written, by field
+     * @param setSeparator between a set's or a vector's elements
+     * @param empty        the value written for an empty set, vector or string
+     * @param unset        the value written for an unset field
+     */
+    record ZeekLog(List<String> fields, List<String> types, List<Map<String, String>> rows, String setSeparator, String empty,
+                   String unset) {
+        /**
+         * A field's value: null when unset, {@code ""} when empty, else with Zeek's escapes undone. Unset and empty are
+         * told by the value as written: a string "-" is written {@code \x2d}.
+         */
+        String value(Map<String, String> row, String field) {
+            String v = row.get(field);
+            return v == null || v.equals(unset) ? null : v.equals(empty) ? "" : unescape(v);
+        }
+
+        /** A set's or vector's elements; none when the value is unset or empty. */
+        List<String> elements(Map<String, String> row, String field) {
+            String v = value(row, field);
+            if (v == null || v.isEmpty()) {
+                return List.of();
+            }
+            // Each element is escaped on its own: a separator inside one is written \x2c, never bare.
+            return Arrays.stream(row.get(field).split(Pattern.quote(setSeparator), -1)).map(ZeekLog::unescape).toList();
+        }
+
+        static ZeekLog read(List<String> lines) {
+            String separator = "\t";
+            String setSeparator = ",";
+            String empty = "(empty)";
+            String unset = "-";
+            List<String> fields = null;
+            List<String> types = List.of();
+            List<Map<String, String>> rows = new ArrayList<>();
+            for (String line : lines) {
+                if (line.startsWith("#separator ")) {
+                    separator = unescape(line.substring("#separator ".length()));
+                    continue;
+                }
+                if (line.startsWith("#")) {
+                    String[] h = line.split(Pattern.quote(separator), -1);
+                    switch (h[0]) {
+                        case "#set_separator" -> setSeparator = unescape(h[1]);
+                        case "#empty_field" -> empty = unescape(h[1]);
+                        case "#unset_field" -> unset = unescape(h[1]);
+                        case "#fields" -> fields = List.of(h).subList(1, h.length);
+                        case "#types" -> types = List.of(h).subList(1, h.length);
+                        default -> {
+                        }
+                    }
+                    continue;
+                }
+                if (line.isEmpty()) {
+                    continue;
+                }
+                String[] v = line.split(Pattern.quote(separator), -1);
+                if (fields == null) {
+                    fields = List.of(v); // zeek-cut -m: the field names, then the rows
+                    continue;
+                }
+                if (v.length != fields.size()) {
+                    throw new IllegalArgumentException(v.length + " values for " + fields.size() + " fields: " + line);
+                }
+                Map<String, String> row = new HashMap<>();
+                for (int i = 0; i < v.length; i++) {
+                    row.put(fields.get(i), v[i]);
+                }
+                rows.add(row);
+            }
+            if (fields == null) {
+                throw new IllegalArgumentException("no #fields line and no rows");
+            }
+            if (!types.isEmpty() && types.size() != fields.size()) {
+                throw new IllegalArgumentException(types.size() + " types for " + fields.size() + " fields");
+            }
+            return new ZeekLog(fields, types, rows, setSeparator, empty, unset);
+        }
+
+        /** Zeek's escapes undone: {@code \xNN} is the byte NN (as ISO-8859-1, as Zeek writes any byte it escapes). */
+        static String unescape(String s) {
+            if (s.indexOf('\\') < 0) {
+                return s;
+            }
+            StringBuilder out = new StringBuilder(s.length());
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c == '\\' && i + 3 < s.length() && s.charAt(i + 1) == 'x' && hex(s.charAt(i + 2)) >= 0
+                        && hex(s.charAt(i + 3)) >= 0) {
+                    out.append((char) (hex(s.charAt(i + 2)) * 16 + hex(s.charAt(i + 3))));
+                    i += 3;
+                } else {
+                    out.append(c);
+                }
+            }
+            return out.toString();
+        }
+
+        private static int hex(char c) {
+            return Character.digit(c, 16);
+        }
+    }
+
+    /**
+     * One row of a dns.log: one DNS transaction as Zeek pairs it (zeek/scripts/base/protocols/dns/main.zeek). Zeek's
+     * rcode unset means no response was seen for the query; its qtype unset, that Zeek logged a response it had no
+     * query for (the capture holds none, or a second response to an answered one).
+     */
+    record DnsRow(String client, int clientPort, String server, int serverPort, String proto, int transId, String query,
+                  Integer qtype, Integer rcode) {
+        boolean answered() {
+            return rcode != null;
+        }
+
+        /** The rows of a dns.log; empty when it lacks the fields a row is matched by (zeek-cut output). */
+        static List<DnsRow> of(ZeekLog log) {
+            if (!log.fields().containsAll(List.of("id.orig_h", "id.orig_p", "id.resp_h", "id.resp_p", "trans_id", "query",
+                    "qtype", "rcode"))) {
+                return List.of();
+            }
+            List<DnsRow> out = new ArrayList<>();
+            for (Map<String, String> r : log.rows()) {
+                out.add(new DnsRow(log.value(r, "id.orig_h"), Integer.parseInt(log.value(r, "id.orig_p")),
+                        log.value(r, "id.resp_h"), Integer.parseInt(log.value(r, "id.resp_p")), log.value(r, "proto"),
+                        Integer.parseInt(log.value(r, "trans_id")), log.value(r, "query"), count(log.value(r, "qtype")),
+                        count(log.value(r, "rcode"))));
+            }
+            return out;
+        }
+
+        private static Integer count(String v) {
+            return v == null ? null : Integer.valueOf(v);
+        }
+    }
+
+    /** The reader on Zeek's own format, written as its ASCII writer writes it (the header of a btest baseline). */
+    @Test
+    void readsZeeksAsciiLog() {
+        List<String> lines = List.of(
+                "### BTest baseline data generated by btest-diff. Do not edit. Use \"btest -U/-u\" to update. Requires BTest >= 0.63.",
+                "#separator \\x09",
+                "#set_separator\t,",
+                "#empty_field\t(empty)",
+                "#unset_field\t-",
+                "#path\tdns",
+                "#open\tXXXX-XX-XX-XX-XX-XX",
+                "#fields\tts\tid.orig_h\tid.orig_p\tid.resp_h\tid.resp_p\tproto\ttrans_id\tquery\tqtype\trcode\tanswers",
+                "#types\ttime\taddr\tport\taddr\tport\tenum\tcount\tstring\tcount\tcount\tvector[string]",
+                "XXXXXXXXXX.XXXXXX\t10.0.0.1\t40000\t10.0.0.53\t53\tudp\t4660\twww.example.com\t1\t0\t192.0.2.1,TXT 5 a\\x2cb",
+                "XXXXXXXXXX.XXXXXX\tfe80::1\t5353\tff02::fb\t5353\tudp\t0\ttab\\x09in\\x2dname\t28\t-\t-",
+                "XXXXXXXXXX.XXXXXX\t10.0.0.1\t40001\t10.0.0.53\t53\ttcp\t7\t\\x2d\t-\t3\t(empty)",
+                "#close\tXXXX-XX-XX-XX-XX-XX");
+        ZeekLog log = ZeekLog.read(lines);
+        assertEquals(11, log.fields().size());
+        assertEquals("vector[string]", log.types().get(10));
+        assertEquals(3, log.rows().size());
+        assertEquals(List.of("192.0.2.1", "TXT 5 a,b"), log.elements(log.rows().get(0), "answers"));
+        assertEquals("tab\tin-name", log.value(log.rows().get(1), "query"));
+        assertNull(log.value(log.rows().get(1), "rcode"), "- is unset");
+        assertEquals("-", log.value(log.rows().get(2), "query"), "a string \"-\" is written escaped, not unset");
+        assertEquals("", log.value(log.rows().get(2), "answers"), "(empty)");
+        assertEquals(List.of(), log.elements(log.rows().get(2), "answers"));
+
+        List<DnsRow> rows = DnsRow.of(log);
+        assertEquals(new DnsRow("10.0.0.1", 40000, "10.0.0.53", 53, "udp", 4660, "www.example.com", 1, 0), rows.get(0));
+        assertEquals(new DnsRow("fe80::1", 5353, "ff02::fb", 5353, "udp", 0, "tab\tin-name", 28, null), rows.get(1));
+        assertEquals(false, rows.get(1).answered());
+        assertEquals(new DnsRow("10.0.0.1", 40001, "10.0.0.53", 53, "tcp", 7, "-", null, 3), rows.get(2));
+    }
+
+    /** Another separator is read from #separator; zeek-cut -m output has names and rows, no row a DnsRow can be. */
+    @Test
+    void readsOtherSeparatorsAndZeekCutOutput() {
+        ZeekLog comma = ZeekLog.read(List.of("#separator \\x2c", "#set_separator,;", "#unset_field,-", "#fields,a,b",
+                "#types,string,set[string]", "x\\x2cy,p;q"));
+        assertEquals("x,y", comma.value(comma.rows().get(0), "a"));
+        assertEquals(List.of("p", "q"), comma.elements(comma.rows().get(0), "b"));
+
+        ZeekLog cut = ZeekLog.read(List.of("### BTest baseline data", "id.orig_h\tid.resp_h\tqtype_name\tquery\tanswers",
+                "192.168.0.107\t8.8.8.8\tA\ted25519.no\t194.63.248.47"));
+        assertEquals(List.of("id.orig_h", "id.resp_h", "qtype_name", "query", "answers"), cut.fields());
+        assertEquals("ed25519.no", cut.value(cut.rows().get(0), "query"));
+        assertEquals(List.of(), DnsRow.of(cut), "no trans_id, no ports: nothing to match a query by");
+
+        assertThrows(IllegalArgumentException.class, () -> ZeekLog.read(List.of("#fields\ta\tb", "1\t2\t3")));
+        assertThrows(IllegalArgumentException.class, () -> ZeekLog.read(List.of("#separator \\x09", "#close\tX")));
+    }
+}
