@@ -3,13 +3,23 @@ package io.pcapdiag.track;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pcapdiag.corpus.CaptureFilesOnDisk;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +27,59 @@ import org.junit.jupiter.api.Test;
  * baselines are. This part reads Zeek's ASCII logs.
  */
 class ZeekDnsTest {
+    private static final Pattern ROW_TRACE = Pattern.compile("^\\| `([^`]+)` \\|");
+    /** A dns.log baseline of a row (btest's dns.log, or a zeek-cut extract of one such as dns.ed25519.log). */
+    private static final Pattern DNS_LOG = Pattern.compile("`([^`]*/dns(?:\\.[^`/]*)?\\.log)`");
+
+    /** The corpus's traces with a dns.log baseline (../shared/corpus/INDEX.md), each with its baselines on disk. */
+    static Map<String, List<Path>> baselines(Path corpus) throws IOException {
+        Map<String, List<Path>> out = new TreeMap<>();
+        for (String line : Files.readAllLines(corpus.resolve("INDEX.md"), StandardCharsets.UTF_8)) {
+            Matcher t = ROW_TRACE.matcher(line);
+            if (!t.find()) {
+                continue;
+            }
+            Matcher b = DNS_LOG.matcher(line);
+            while (b.find()) {
+                Path log = corpus.resolve(b.group(1));
+                if (Files.isRegularFile(log)) { // "upstream only, not copied" baselines are named without a path
+                    out.computeIfAbsent(t.group(1), k -> new ArrayList<>()).add(log);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** ../shared/corpus, or the test aborted when it is absent (never in CI). */
+    static Path corpus() {
+        Path corpus = CaptureFilesOnDisk.corpusDir();
+        if (!Files.isRegularFile(corpus.resolve("INDEX.md"))) {
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail("the Zeek DNS comparison must run in CI, but " + corpus + "/INDEX.md is missing");
+            }
+            Assumptions.abort("no corpus at " + corpus);
+        }
+        return corpus;
+    }
+
+    /** Every dns.log of the corpus reads, each of its rows a transaction (zeek-cut extracts excepted). */
+    @Test
+    void everyDnsLogOfTheCorpusReads() throws IOException {
+        Map<String, List<Path>> baselines = baselines(corpus());
+        int logs = 0;
+        int rows = 0;
+        for (List<Path> l : baselines.values()) {
+            for (Path log : l) {
+                ZeekLog z = ZeekLog.read(Files.readAllLines(log, StandardCharsets.UTF_8));
+                List<DnsRow> r = DnsRow.of(z);
+                assertTrue(r.size() == z.rows().size() || !z.fields().contains("trans_id"), log.toString());
+                logs++;
+                rows += r.size();
+            }
+        }
+        assertTrue(baselines.size() >= 20 && logs >= baselines.size() && rows >= 60, baselines.size() + " traces, " + logs
+                + " logs, " + rows + " rows");
+    }
 
     // ---------------------------------------------------------------- Zeek's ASCII log
 
