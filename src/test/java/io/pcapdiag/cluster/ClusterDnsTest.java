@@ -77,6 +77,30 @@ class ClusterDnsTest {
                 file + ": $.items[4].spec.dnsConfig.options[1].value: '-1' is not a number of dots"), l.problems());
     }
 
+    /**
+     * A dnsConfig of the wrong form (options written as resolv.conf's line) cannot be converted: the pod is skipped in
+     * one line naming the path, what the model expects and what the file has, as any object that cannot be; the rest
+     * loads.
+     */
+    @Test
+    void aDnsConfigOfTheWrongFormSkipsItsPodOnly(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("cluster.json");
+        Files.writeString(f, """
+                {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": [
+                 {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "namespace": "shop"},
+                  "spec": {"containers": [{"name": "a", "image": "busybox"}], "dnsConfig": {"options": "ndots:2"}},
+                  "status": {"podIP": "10.244.1.9"}},
+                 {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "b", "namespace": "shop"},
+                  "spec": {"containers": [{"name": "b", "image": "busybox"}], "dnsPolicy": "Default"},
+                  "status": {"podIP": "10.244.1.10"}}]}
+                """);
+        Snapshot.Loaded l = Snapshot.load(f);
+        assertEquals(List.of(f + ": $.items[0]: Pod cannot be read: spec.dnsConfig.options: expected an array, found a string"),
+                l.problems());
+        assertTrue(l.index().podDns(ip("10.244.1.9")).isEmpty());
+        assertEquals("Default", l.index().podDns(ip("10.244.1.10")).orElseThrow().dnsPolicy());
+    }
+
     @Test
     void theClusterDnsServiceIsKubeSystemsLabelledOne() throws Exception {
         ClusterIndex idx = Snapshot.load(FIXTURE).index();
