@@ -52,7 +52,7 @@ public final class ClusterIndex {
     private final int services;
     private final String proxyMode;
     private final List<String> contradictions;
-    /** The cluster DNS Services' ClusterIPs, each with the Service and its UDP and TCP ports. */
+    /** The cluster DNS Services by their ClusterIPs. */
     private final Map<io.pcapdiag.decode.Endpoint, List<Service>> dnsByIp;
     private final SortedSet<Integer> dnsPorts;
 
@@ -247,8 +247,8 @@ public final class ClusterIndex {
     }
 
     /**
-     * A DNS Service's DNS ports: its UDP ports, and its TCP ports that are also UDP ports of it, where a server answers
-     * over TCP what it answers over UDP (RFC 7766). A TCP port alone is not DNS: CoreDNS's Service exposes its
+     * A DNS Service's DNS ports: the numbers of its UDP ports, on which a DNS server answers over TCP too (RFC 7766),
+     * as kube-dns's dns and dns-tcp ports are both 53. A TCP port alone is not DNS's: CoreDNS's Service exposes its
      * Prometheus metrics on 9153/TCP.
      */
     private static SortedSet<Integer> dnsPorts(Service s) {

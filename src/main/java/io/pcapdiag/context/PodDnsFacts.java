@@ -23,4 +23,13 @@ public record PodDnsFacts(Ref pod, String dnsPolicy, OptionalInt ndots, List<Str
         searches = List.copyOf(searches);
         nameservers = List.copyOf(nameservers);
     }
+
+    /**
+     * Whether the kubelet gives the pod the cluster's resolv.conf (the DNS Service, the search list, ndots:5 unless
+     * dnsConfig sets it): ClusterFirst, and ClusterFirstWithHostNet, which is ClusterFirst for a pod with an address of
+     * its own (pkg/kubelet/network/dns, getPodDNSType), the only pods looked up by address.
+     */
+    public boolean usesClusterDns() {
+        return "ClusterFirst".equals(dnsPolicy) || "ClusterFirstWithHostNet".equals(dnsPolicy);
+    }
 }

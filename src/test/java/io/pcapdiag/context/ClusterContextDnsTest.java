@@ -1,6 +1,7 @@
 package io.pcapdiag.context;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pcapdiag.cluster.ClusterIndex;
@@ -33,11 +34,13 @@ class ClusterContextDnsTest {
         PodDnsFacts cart = c.podDns(ip("10.244.1.5", -1)).orElseThrow();
         assertEquals(new Ref(Ref.POD, "shop", "cart-7d9f5c6b8-x2k4p", null, "node-a"), cart.pod());
         assertEquals("ClusterFirst", cart.dnsPolicy());
+        assertTrue(cart.usesClusterDns());
         assertEquals(new Fact(Source.CLUSTER, "the cluster snapshot gives pod shop/cart-7d9f5c6b8-x2k4p dnsPolicy ClusterFirst"
                 + " (the default: its spec sets none) and no dnsConfig"), cart.fact());
 
         PodDnsFacts resolver = c.podDns(ip("10.244.1.6", 40_000)).orElseThrow();
         assertEquals(OptionalInt.of(2), resolver.ndots());
+        assertFalse(resolver.usesClusterDns(), "dnsPolicy None");
         assertEquals(List.of("192.0.2.53"), resolver.nameservers());
         assertEquals("the cluster snapshot gives pod shop/resolver dnsPolicy None, dnsConfig with ndots 2, searches"
                 + " shop.svc.cluster.local corp.example, nameservers 192.0.2.53", resolver.fact().text());
