@@ -82,17 +82,9 @@ public final class ClusterContext implements Context {
 
     @Override
     public Optional<Ref> ref(Endpoint e) {
-        return ref(e, "TCP");
-    }
-
-    /**
-     * {@link #ref(Endpoint)} for a packet of {@code protocol} (TCP, UDP): a Service port is named by the port of that
-     * protocol, {@code svc kube-system/kube-dns:dns} for a query over UDP, {@code :dns-tcp} over TCP.
-     */
-    public Optional<Ref> ref(Endpoint e, String protocol) {
         ClusterIndex idx = index.get();
         if (e.port() >= 0) {
-            Optional<ServiceMatch> m = idx.service(e, e.port(), protocol);
+            Optional<ServiceMatch> m = idx.service(e, e.port());
             if (m.isPresent()) {
                 return Optional.of(new Ref(Ref.SERVICE, m.get().namespace(), m.get().name(), m.get().portName(), null));
             }
@@ -127,13 +119,8 @@ public final class ClusterContext implements Context {
 
     @Override
     public Optional<ServiceFacts> service(Endpoint vp) {
-        return service(vp, "TCP");
-    }
-
-    /** {@link #service(Endpoint)} for a packet of {@code protocol} (TCP, UDP): the Service port of that protocol. */
-    public Optional<ServiceFacts> service(Endpoint vp, String protocol) {
         ClusterIndex idx = index.get();
-        return idx.service(vp, vp.port(), protocol).map(m -> facts(idx, m, vp));
+        return idx.service(vp, vp.port()).map(m -> facts(idx, m, vp));
     }
 
     @Override
