@@ -93,11 +93,7 @@ public final class ClusterIndex {
         return service(address, port, "TCP");
     }
 
-    /**
-     * {@link #service(io.pcapdiag.decode.Endpoint, int)} for a packet of {@code protocol} (TCP, UDP): a Service port
-     * matches only its own protocol (TCP when unset), as kube-proxy's rules do: kube-dns's UDP port 53 is "dns", its
-     * TCP port 53 "dns-tcp".
-     */
+    /** The same for a port of {@code protocol} (TCP or UDP: kube-dns's port 53 is two ports, dns and dns-tcp). */
     public Optional<ServiceMatch> service(io.pcapdiag.decode.Endpoint address, int port, String protocol) {
         io.pcapdiag.decode.Endpoint a = address.withoutPort();
         ServiceMatch portless = null;
@@ -105,7 +101,7 @@ public final class ClusterIndex {
             ServiceMatch.Way way = way(s, a);
             String ipMode = way == ServiceMatch.Way.LOAD_BALANCER ? ipMode(s, a) : null;
             for (ServicePort sp : ports(s)) {
-                if (sp.getPort() != null && sp.getPort() == port && protocol(sp).equals(protocol)) {
+                if (sp.getPort() != null && sp.getPort() == port && protocol(sp.getProtocol(), protocol)) {
                     return Optional.of(new ServiceMatch(s, sp, way, ipMode));
                 }
             }
@@ -116,7 +112,7 @@ public final class ClusterIndex {
         if (nodesByIp.containsKey(a)) {
             for (Service s : servicesByNodePort.getOrDefault(port, List.of())) {
                 for (ServicePort sp : ports(s)) {
-                    if (sp.getNodePort() != null && sp.getNodePort() == port && protocol(sp).equals(protocol)) {
+                    if (sp.getNodePort() != null && sp.getNodePort() == port && protocol(sp.getProtocol(), protocol)) {
                         return Optional.of(new ServiceMatch(s, sp, ServiceMatch.Way.NODE_PORT, null));
                     }
                 }
@@ -254,7 +250,7 @@ public final class ClusterIndex {
     private static SortedSet<Integer> dnsPorts(Service s) {
         SortedSet<Integer> udp = new TreeSet<>();
         for (ServicePort p : ports(s)) {
-            if (p.getPort() != null && BadValues.port(p.getPort()) && protocol(p).equals("UDP")) {
+            if (p.getPort() != null && BadValues.port(p.getPort()) && protocol(p.getProtocol(), "UDP")) {
                 udp.add(p.getPort());
             }
         }
@@ -277,9 +273,9 @@ public final class ClusterIndex {
         return s.getSpec() == null || s.getSpec().getPorts() == null ? List.of() : s.getSpec().getPorts();
     }
 
-    /** A Service port's protocol: TCP when unset, as the API server defaults it. */
-    private static String protocol(ServicePort p) {
-        return p.getProtocol() == null || p.getProtocol().isEmpty() ? "TCP" : p.getProtocol();
+    /** A port's protocol is {@code want}; the API server defaults an absent one to TCP. */
+    private static boolean protocol(String p, String want) {
+        return (p == null ? "TCP" : p).equals(want);
     }
 
     private static String emptyToNull(String s) {
