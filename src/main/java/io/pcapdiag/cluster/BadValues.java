@@ -9,9 +9,11 @@ import java.util.Optional;
 /**
  * The addresses, blocks and ports of an object that the analysis cannot use, each named by its path in the object:
  * an IP that is none ({@code 999.1.1.1}, {@code fe80::1%eth0}: a zone belongs to no pod or Service address), a CIDR
- * that is none ({@code 10.0.0.0/99}), a port outside 1-65535, an {@code endPort} below its {@code port}. The API
- * server refuses each of them, so a snapshot holding one was changed after kubectl wrote it; the value is skipped
- * (the index holds no address it cannot parse, a port out of range matches no packet's) and said, the object kept.
+ * that is none ({@code 10.0.0.0/99}), a port outside 1-65535, an {@code endPort} below its {@code port}, a pod's
+ * {@code dnsPolicy} of no known name or {@code dnsConfig} nameserver that is no IP. The API server refuses each of
+ * them, so a snapshot holding one was changed after kubectl wrote it; the value is skipped (the index holds no address
+ * it cannot parse, a port out of range matches no packet's) and said, the object kept. An {@code ndots} option that is
+ * not a number the API server takes, but the resolvers read it differently ({@link PodDns#ndots}): skipped and said too.
  * How a NetworkPolicy is judged with an unreadable block or port is {@link Policies}'.
  */
 final class BadValues {
@@ -26,6 +28,7 @@ final class BadValues {
                 ip(o, "status.podIP", out);
                 each(o, "status.podIPs", (p, at) -> ip(p, at + ".ip", out, "ip"));
                 each(o, "spec.containers", (c, at) -> each(c, at, "ports", (p, pat) -> port(p, pat, "containerPort", out)));
+                dns(o.path("spec"), out);
             }
             case "Service" -> {
                 ip(o, "spec.clusterIP", out);
@@ -129,6 +132,27 @@ final class BadValues {
         if (v.isIntegralNumber() && !port(v.asInt())) {
             out.add(at + "." + field + ": " + v.asText() + " is not a port (1-65535)");
         }
+    }
+
+    /** A pod's dnsPolicy and dnsConfig ({@link PodDns}): a policy the API server does not know, a nameserver, an ndots. */
+    private static void dns(JsonNode spec, List<String> out) {
+        JsonNode policy = spec.path("dnsPolicy");
+        if (policy.isValueNode() && !policy.isNull() && !policy.asText().isEmpty() && !PodDns.POLICIES.contains(policy.asText())) {
+            out.add("spec.dnsPolicy: '" + policy.asText() + "' is not a DNS policy (ClusterFirst, ClusterFirstWithHostNet,"
+                    + " Default, None)");
+        }
+        each(spec, "dnsConfig.nameservers", (v, at) -> {
+            if (v.isTextual() && ClusterIndex.address(v.asText()).isEmpty()) {
+                out.add("spec." + at + ": '" + v.asText() + "' is not an IP address");
+            }
+        });
+        each(spec, "dnsConfig.options", (o, at) -> {
+            if ("ndots".equals(o.path("name").asText(null))) {
+                JsonNode v = o.path("value");
+                PodDns.unreadableNdots(v.isValueNode() && !v.isNull() ? v.asText() : null)
+                        .ifPresent(why -> out.add("spec." + at + ".value: " + why));
+            }
+        });
     }
 
     private static void block(JsonNode b, String at, List<String> out) {

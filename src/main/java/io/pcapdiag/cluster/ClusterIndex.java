@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.pcapdiag.decode.Ip;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,6 +23,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 
 /**
@@ -35,6 +38,10 @@ public final class ClusterIndex {
     public record Backend(io.pcapdiag.decode.Endpoint address, int port, boolean ready, String node, String slice) {
     }
 
+    /** The label that marks a cluster DNS Service: {@code k8s-app=kube-dns}. */
+    public static final String DNS_LABEL = "k8s-app";
+    public static final String DNS_LABEL_VALUE = "kube-dns";
+
     private final Map<io.pcapdiag.decode.Endpoint, List<Service>> servicesByIp;
     private final Map<Integer, List<Service>> servicesByNodePort;
     private final Map<String, List<EndpointSlice>> slicesByService;
@@ -45,6 +52,9 @@ public final class ClusterIndex {
     private final int services;
     private final String proxyMode;
     private final List<String> contradictions;
+    /** The cluster DNS Services by their ClusterIPs. */
+    private final Map<io.pcapdiag.decode.Endpoint, List<Service>> dnsByIp;
+    private final SortedSet<Integer> dnsPorts;
 
     private ClusterIndex(Builder b) {
         this.servicesByIp = Map.copyOf(b.servicesByIp);
@@ -57,6 +67,14 @@ public final class ClusterIndex {
         this.services = b.services;
         this.proxyMode = b.proxyMode;
         this.contradictions = List.copyOf(b.contradictions);
+        Map<io.pcapdiag.decode.Endpoint, List<Service>> dns = new HashMap<>();
+        SortedSet<Integer> ports = new TreeSet<>();
+        for (Service s : dnsServices(b.kubeSystemServices)) {
+            clusterIps(s).forEach(ip -> address(ip).ifPresent(a -> dns.computeIfAbsent(a, k -> new ArrayList<>()).add(s)));
+            dnsPorts(s).forEach(ports::add);
+        }
+        this.dnsByIp = Map.copyOf(dns);
+        this.dnsPorts = Collections.unmodifiableSortedSet(ports);
     }
 
     /** An index of nothing: what a live run has until the API server first answers. */
@@ -168,6 +186,15 @@ public final class ClusterIndex {
         return Optional.ofNullable(podsByIp.get(address.withoutPort()));
     }
 
+    /**
+     * The DNS settings of the pod at {@code address} (its dnsPolicy and dnsConfig). hostNetwork pods are not looked up:
+     * they share their node's address, so an address would name any of them or the node itself, and none of them
+     * would be the one that asked; their resolv.conf is the node's anyway, unless ClusterFirstWithHostNet.
+     */
+    public Optional<PodDns> podDns(io.pcapdiag.decode.Endpoint address) {
+        return podAt(address).map(PodDns::of);
+    }
+
     /** The node with {@code address} among its InternalIP/ExternalIP addresses. */
     public Optional<Node> nodeAt(io.pcapdiag.decode.Endpoint address) {
         return Optional.ofNullable(nodesByIp.get(address.withoutPort()));
@@ -176,6 +203,58 @@ public final class ClusterIndex {
     /** The NetworkPolicies of a namespace. */
     public List<NetworkPolicy> policies(String namespace) {
         return policiesByNamespace.getOrDefault(namespace, List.of());
+    }
+
+    // ---------------------------------------------------------------- the cluster DNS Service
+
+    /**
+     * The DNS ports of the cluster DNS Services (below), sorted: where pods' queries go, over UDP and TCP alike. Empty
+     * when the index holds no such Service (no cluster context, or a snapshot without kube-system's Services).
+     */
+    public SortedSet<Integer> dnsPorts() {
+        return dnsPorts;
+    }
+
+    /** Whether {@code address:port} is a ClusterIP and a DNS port of a cluster DNS Service. */
+    public boolean isDnsService(io.pcapdiag.decode.Endpoint address, int port) {
+        return dnsService(address, port).isPresent();
+    }
+
+    /**
+     * The cluster DNS Service at {@code address:port} (a ClusterIP and one of its DNS ports): a Service of
+     * kube-system labelled {@code k8s-app=kube-dns} (CoreDNS and kube-dns are deployed so, and NodeLocal DNSCache's
+     * kube-dns-upstream too), or, when none is labelled, the one named kube-dns (the name kubeadm gives it and other
+     * installers keep).
+     */
+    public Optional<Service> dnsService(io.pcapdiag.decode.Endpoint address, int port) {
+        for (Service s : dnsByIp.getOrDefault(address.withoutPort(), List.of())) {
+            if (dnsPorts(s).contains(port)) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static List<Service> dnsServices(List<Service> kubeSystem) {
+        List<Service> labelled = kubeSystem.stream().filter(s -> s.getMetadata().getLabels() != null
+                && DNS_LABEL_VALUE.equals(s.getMetadata().getLabels().get(DNS_LABEL))).toList();
+        return !labelled.isEmpty() ? labelled
+                : kubeSystem.stream().filter(s -> "kube-dns".equals(s.getMetadata().getName())).toList();
+    }
+
+    /**
+     * A DNS Service's DNS ports: the numbers of its UDP ports, on which a DNS server answers over TCP too (RFC 7766),
+     * as kube-dns's dns and dns-tcp ports are both 53. A TCP port alone is not DNS's: CoreDNS's Service exposes its
+     * Prometheus metrics on 9153/TCP.
+     */
+    private static SortedSet<Integer> dnsPorts(Service s) {
+        SortedSet<Integer> udp = new TreeSet<>();
+        for (ServicePort p : ports(s)) {
+            if (p.getPort() != null && BadValues.port(p.getPort()) && protocol(p.getProtocol(), "UDP")) {
+                udp.add(p.getPort());
+            }
+        }
+        return udp;
     }
 
     /** kube-proxy's mode from its ConfigMap (kube-system/kube-proxy, config.conf; "" means iptables), or null. */
@@ -271,6 +350,7 @@ public final class ClusterIndex {
         private final Set<io.pcapdiag.decode.Endpoint> lbIngress = new java.util.HashSet<>();
         private final List<String> contradictions = new ArrayList<>();
         private final List<EndpointSlice> slices = new ArrayList<>();
+        private final List<Service> kubeSystemServices = new ArrayList<>();
         private int services;
         private String proxyMode;
 
@@ -333,6 +413,9 @@ public final class ClusterIndex {
                 return "has no spec";
             }
             services++;
+            if ("kube-system".equals(s.getMetadata().getNamespace())) {
+                kubeSystemServices.add(s);
+            }
             Set<io.pcapdiag.decode.Endpoint> ips = new LinkedHashSet<>();
             clusterIps(s).forEach(ip -> address(ip).ifPresent(ips::add));
             for (LoadBalancerIngress i : ingress(s)) {

@@ -28,6 +28,8 @@ import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodDNSConfig;
+import io.fabric8.kubernetes.api.model.PodDNSConfigOption;
 import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -78,7 +80,9 @@ final class ReadProperties extends BeanDeserializerModifier {
             Map.entry(EndpointSlice.class, Set.of("apiVersion", "kind", "metadata", "endpoints", "ports")),
             Map.entry(NetworkPolicy.class, Set.of("apiVersion", "kind", "metadata", "spec")),
             Map.entry(ObjectMeta.class, Set.of("name", "namespace", "labels")),
-            Map.entry(PodSpec.class, Set.of("containers", "hostNetwork", "nodeName")),
+            Map.entry(PodSpec.class, Set.of("containers", "dnsConfig", "dnsPolicy", "hostNetwork", "nodeName")),
+            Map.entry(PodDNSConfig.class, Set.of("nameservers", "options", "searches")),
+            Map.entry(PodDNSConfigOption.class, Set.of("name", "value")),
             Map.entry(Container.class, Set.of("ports")),
             Map.entry(ContainerPort.class, Set.of("containerPort", "name")),
             Map.entry(PodStatus.class, Set.of("podIP", "podIPs")),

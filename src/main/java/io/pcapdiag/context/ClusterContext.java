@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.pcapdiag.cluster.ClusterIndex;
+import io.pcapdiag.cluster.PodDns;
 import io.pcapdiag.cluster.Policies;
 import io.pcapdiag.cluster.ServiceMatch;
 import io.pcapdiag.decode.Endpoint;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
@@ -230,6 +232,60 @@ public final class ClusterContext implements Context {
             out.addAll(List.of(m.group(1).split(", ")));
         }
         return out;
+    }
+
+    /**
+     * The DNS settings of the pod at {@code address} ({@link ClusterIndex#podDns}): its dnsPolicy and dnsConfig, and
+     * the sentence stating them.
+     */
+    public Optional<PodDnsFacts> podDns(Endpoint address) {
+        ClusterIndex idx = index.get();
+        Optional<Pod> pod = idx.podAt(address);
+        Optional<PodDns> dns = idx.podDns(address);
+        if (pod.isEmpty() || dns.isEmpty()) {
+            return Optional.empty();
+        }
+        PodDns d = dns.get();
+        Pod p = pod.get();
+        boolean defaulted = p.getSpec() == null || p.getSpec().getDnsPolicy() == null || p.getSpec().getDnsPolicy().isEmpty();
+        boolean config = p.getSpec() != null && p.getSpec().getDnsConfig() != null;
+        StringBuilder text = new StringBuilder(said).append(" gives pod ").append(d.namespace()).append('/').append(d.name());
+        if (d.dnsPolicy() == null) {
+            text.append(" a dnsPolicy the API server does not accept");
+        } else {
+            text.append(" dnsPolicy ").append(d.dnsPolicy()).append(defaulted ? " (the default: its spec sets none)" : "");
+        }
+        if (!config) {
+            text.append(" and no dnsConfig");
+        } else {
+            List<String> parts = new ArrayList<>();
+            parts.add(d.ndots().isPresent() ? "ndots " + d.ndots().getAsInt() : "no ndots");
+            if (!d.searches().isEmpty()) {
+                parts.add("searches " + String.join(" ", d.searches()));
+            }
+            if (!d.nameservers().isEmpty()) {
+                parts.add("nameservers " + String.join(" ", d.nameservers()));
+            }
+            text.append(", dnsConfig with ").append(String.join(", ", parts));
+        }
+        Ref ref = new Ref(Ref.POD, d.namespace(), d.name(), null, p.getSpec() == null ? null : p.getSpec().getNodeName());
+        return Optional.of(new PodDnsFacts(ref, d.dnsPolicy(), d.ndots(), d.searches(), d.nameservers(), fact(text.toString())));
+    }
+
+    /** The UDP and TCP ports of the cluster DNS Services ({@link ClusterIndex#dnsPorts}); empty when the cluster has none. */
+    public SortedSet<Integer> dnsPorts() {
+        return index.get().dnsPorts();
+    }
+
+    /** Why {@code vp} (address:port) is the cluster DNS Service: its ClusterIP and port, and how it is known for one. */
+    public Optional<Fact> dnsService(Endpoint vp) {
+        return index.get().dnsService(vp, vp.port()).map(s -> {
+            String label = s.getMetadata().getLabels() == null ? null : s.getMetadata().getLabels().get(ClusterIndex.DNS_LABEL);
+            return fact(vp + " is the cluster DNS Service svc " + s.getMetadata().getNamespace() + "/" + s.getMetadata().getName()
+                    + (ClusterIndex.DNS_LABEL_VALUE.equals(label) ? " (label " + ClusterIndex.DNS_LABEL + "="
+                    + ClusterIndex.DNS_LABEL_VALUE + ")" : " (no Service of kube-system is labelled " + ClusterIndex.DNS_LABEL
+                    + "=" + ClusterIndex.DNS_LABEL_VALUE + "; it is named kube-dns)"));
+        });
     }
 
     @Override
