@@ -70,7 +70,8 @@ public final class Analysis {
     /** Attempts by their first SYN, the earliest first ({@link Attempt#before}). */
     private static final Comparator<Attempt> FIRST_SYN_FIRST = (x, y) -> x.before(y) ? -1 : y.before(x) ? 1 : 0;
 
-    private final Decoder decoder = new Decoder();
+    /** Reads DNS on 53 and on the cluster DNS Service's ports, as the context given at the start knows them. */
+    private final Decoder decoder;
     private final Findings findings;
     private final int maxFindings;
     private final HandshakeTracker tracker;
@@ -126,6 +127,7 @@ public final class Analysis {
         Context given = Context.of(sources);
         // Last: which node the capture is from, inferred when no source says.
         this.context = Context.of(List.of(given, new InferredNode(captureFacts, given)));
+        this.decoder = new Decoder(given.dnsPorts());
         this.listAttempts = options.listAttempts();
         this.listed = new PriorityQueue<>(Math.max(1, Math.min(listAttempts, 1 << 16)), Collections.reverseOrder(FIRST_SYN_FIRST));
     }

@@ -37,13 +37,15 @@ import java.util.Optional;
  * stale-udp-conntrack          dns-no-response, udp-unreachable          cluster: the capture's DNAT'ed copy went to an
  *                                                                        address that is no ready endpoint of the Service
  * dns-upstream-failure         dns-error                                 capture: the DNS pod's own queries failed
+ * dns-ndots                    dns-search-expansion                      cluster: the client pod is ClusterFirst, its ndots
+ *                                                                        (5 unless dnsConfig sets it) above the name's dots
  * </pre>
  */
 public final class Causes {
     private static final List<CauseRule> TABLE = List.of(new EtpLocalNoLocalEndpoint(), new ServiceNoEndpoints(),
             new PortNotInService(), new BridgeNfCallOff(), new HairpinModeOff(), new LbVipBoundLocally(),
             new NetworkPolicy(), new ConntrackFull(), new ConntrackInsertRace(), new IpvsConnReuse(), new RpFilter(),
-            new StaleUdpConntrack(), new DnsUpstreamFailure());
+            new StaleUdpConntrack(), new DnsUpstreamFailure(), new DnsNdots());
 
     private Causes() {
     }

@@ -238,6 +238,7 @@ public final class ClusterContext implements Context {
      * The DNS settings of the pod at {@code address} ({@link ClusterIndex#podDns}): its dnsPolicy and dnsConfig, and
      * the sentence stating them.
      */
+    @Override
     public Optional<PodDnsFacts> podDns(Endpoint address) {
         ClusterIndex idx = index.get();
         Optional<Pod> pod = idx.podAt(address);
@@ -273,11 +274,13 @@ public final class ClusterContext implements Context {
     }
 
     /** The UDP and TCP ports of the cluster DNS Services ({@link ClusterIndex#dnsPorts}); empty when the cluster has none. */
+    @Override
     public SortedSet<Integer> dnsPorts() {
         return index.get().dnsPorts();
     }
 
     /** Why {@code vp} (address:port) is the cluster DNS Service: its ClusterIP and port, and how it is known for one. */
+    @Override
     public Optional<Fact> dnsService(Endpoint vp) {
         return index.get().dnsService(vp, vp.port()).map(s -> {
             String label = s.getMetadata().getLabels() == null ? null : s.getMetadata().getLabels().get(ClusterIndex.DNS_LABEL);

@@ -65,6 +65,21 @@ public interface Context {
         return Optional.empty();
     }
 
+    /** The DNS settings (dnsPolicy, dnsConfig) of the pod at {@code address}, when the cluster lists it. */
+    default Optional<PodDnsFacts> podDns(Endpoint address) {
+        return Optional.empty();
+    }
+
+    /** The ports of the cluster DNS Services (kube-dns's 53); empty when no source knows them. */
+    default java.util.SortedSet<Integer> dnsPorts() {
+        return java.util.Collections.emptySortedSet();
+    }
+
+    /** Why {@code vp} is the cluster DNS Service. */
+    default Optional<Fact> dnsService(Endpoint vp) {
+        return Optional.empty();
+    }
+
     /** ICMP errors to {@code client} that the capture cut too short to pair with a SYN. */
     default long unpairedIcmpTo(Endpoint client) {
         return 0;
@@ -262,6 +277,22 @@ public interface Context {
             @Override
             public Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service) {
                 return first(c -> c.endpointStatus(address, service));
+            }
+
+            @Override
+            public Optional<PodDnsFacts> podDns(Endpoint address) {
+                return first(c -> c.podDns(address));
+            }
+
+            @Override
+            public java.util.SortedSet<Integer> dnsPorts() {
+                return all.stream().map(Context::dnsPorts).filter(p -> !p.isEmpty()).findFirst()
+                        .orElse(java.util.Collections.emptySortedSet());
+            }
+
+            @Override
+            public Optional<Fact> dnsService(Endpoint vp) {
+                return first(c -> c.dnsService(vp));
             }
 
             @Override

@@ -21,10 +21,25 @@ final class Cursor {
      * where the fragment does, so a message running past them is incomplete, not cut by the capture.
      */
     boolean firstFragment;
+    /** The UDP ports a DNS message is read on, besides 53: the cluster DNS Service's ({@link Decoder#Decoder(java.util.Collection)}). */
+    int[] dnsPorts = new int[0];
     /** Set by link decoders: the network protocol (ethertype) of what follows. */
     int netType;
     /** Set by {@link Ipv6#skipExtensions}: the protocol after the extension headers. */
     int next;
+
+    /** Whether a datagram to or from {@code port} carries DNS: 53 (RFC 1035 4.2.1), or a port of the cluster DNS Service. */
+    boolean dnsPort(int port) {
+        if (port == Dns.PORT) {
+            return true;
+        }
+        for (int p : dnsPorts) {
+            if (p == port) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     boolean has(int off, int n) {
         return off >= start && n >= 0 && off <= end - n;

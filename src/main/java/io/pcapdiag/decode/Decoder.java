@@ -9,6 +9,16 @@ import io.pcapdiag.capture.Frame;
 public final class Decoder {
     private final Cursor cursor = new Cursor();
 
+    /** A decoder that reads DNS on port 53. */
+    public Decoder() {
+    }
+
+    /** A decoder that reads DNS on port 53 and on {@code dnsPorts} too (the cluster DNS Service's ports). */
+    public Decoder(java.util.Collection<Integer> dnsPorts) {
+        cursor.dnsPorts = dnsPorts.stream().filter(p -> p > 0 && p <= 65535 && p != Dns.PORT).mapToInt(Integer::intValue)
+                .distinct().sorted().toArray();
+    }
+
     /** Decodes {@code frame} into {@code v} (which is reset first) and returns what it was. */
     public PacketView.Kind decode(Frame frame, PacketView v) {
         return decode(frame, v, true);

@@ -25,7 +25,7 @@ final class Udp {
             Tunnels.vxlan(c, o + 8, dst, v);
         } else if (dst == Tunnels.GENEVE_PORT) {
             Tunnels.geneve(c, o + 8, dst, v);
-        } else if (src == Dns.PORT || dst == Dns.PORT) {
+        } else if (c.dnsPort(src) || c.dnsPort(dst)) {
             // The message ends where the datagram's length says; a length under the header's own is no length.
             int length = c.u16(o + 4);
             Dns.decode(c, o + 8, length < 8 ? c.end : o + length, v);

@@ -92,6 +92,18 @@ class DnsDecodeTest {
     }
 
     @Test
+    void theClusterDnsServicesPortsCarryDnsToo() {
+        PacketView v = new PacketView();
+        new Decoder(java.util.List.of(5353, 53)).decode(Frames.frame(ETHERNET, v4(40001, 5353,
+                DnsBuilder.query(1, "kube-dns.kube-system.svc.cluster.local", 1).build())), v);
+        assertTrue(v.dns);
+        assertEquals("kube-dns.kube-system.svc.cluster.local", v.dnsQname);
+        new Decoder(java.util.List.of(5353)).decode(Frames.frame(ETHERNET, v4(40001, 5354,
+                DnsBuilder.query(1, "printer.local", 1).build())), v);
+        assertFalse(v.dns);
+    }
+
+    @Test
     void namesArePresentationFormWithEscapes() {
         byte[] odd = new Buf().u8(3).u8('a').u8('.').u8('b').u8(2).u8(' ').u8(1).u8(0).toByteArray();
         PacketView v = decode(ETHERNET, v4(40001, 53, message(1, 0, 0, 0, new Buf().bytes(odd).u16(1).u16(1).toByteArray())));
