@@ -162,8 +162,7 @@ public final class HandshakeTracker {
             peakOpen = Math.max(peakOpen, open());
             return;
         }
-        Sighting seen = new Sighting(f, v);
-        a.see(seen);
+        Sighting seen = keep(a, f, v);
         if (!a.isTarget(v.dstHi, v.dstLo, v.dstPort)) {
             if (a.natCopy == null) {
                 a.natCopy = seen;
@@ -200,8 +199,7 @@ public final class HandshakeTracker {
                 a.see(new Sighting(f, v)); // a delayed answer seen again, on another interface
             }
         } else {
-            Sighting seen = new Sighting(f, v);
-            a.see(seen);
+            Sighting seen = keep(a, f, v);
             if (a.otherSynAck == null) {
                 a.otherSynAck = seen;
             }
@@ -213,8 +211,7 @@ public final class HandshakeTracker {
         if ((v.flags & PacketView.ACK) != 0) {
             Attempt a = table.get(v.dstHi, v.dstLo, v.dstPort, v.ack - 1);
             if (a != null) {
-                Sighting seen = new Sighting(f, v);
-                a.see(seen);
+                Sighting seen = keep(a, f, v);
                 if (a.reset == null || (!a.isTarget(a.reset.srcHi, a.reset.srcLo, a.reset.srcPort)
                         && a.isTarget(v.srcHi, v.srcLo, v.srcPort))) {
                     a.reset = seen;
@@ -225,8 +222,7 @@ public final class HandshakeTracker {
         // The client refusing a SYN-ACK it has no socket for answers with SEQ = the SYN-ACK's ACK = ISN+1.
         Attempt a = table.get(v.srcHi, v.srcLo, v.srcPort, v.seq - 1);
         if (a != null) {
-            Sighting seen = new Sighting(f, v);
-            a.see(seen);
+            Sighting seen = keep(a, f, v);
             if (a.clientReset == null) {
                 a.clientReset = seen;
             }
@@ -245,8 +241,7 @@ public final class HandshakeTracker {
             unmatched();
             return;
         }
-        Sighting seen = new Sighting(f, v);
-        a.see(seen);
+        Sighting seen = keep(a, f, v);
         if (a.icmp == null) {
             a.icmp = seen;
         }
@@ -385,8 +380,7 @@ public final class HandshakeTracker {
         if (a.query == null && !first) {
             return; // a later datagram of the same flow: the first one's copies are the exchange's path
         }
-        Sighting seen = new Sighting(f, v);
-        a.see(seen);
+        Sighting seen = keep(a, f, v);
         if (!a.isTarget(v.dstHi, v.dstLo, v.dstPort)) {
             if (a.natCopy == null) {
                 a.natCopy = seen;
@@ -406,8 +400,7 @@ public final class HandshakeTracker {
         if (a.query == null && a.answeredByTarget) {
             return; // a later datagram of an answered flow: the exchange is decided by its first answer
         }
-        Sighting seen = new Sighting(f, v);
-        a.see(seen);
+        Sighting seen = keep(a, f, v);
         if (a.isTarget(v.srcHi, v.srcLo, v.srcPort)) {
             if (!a.answeredByTarget) {
                 a.answeredByTarget = true;
@@ -432,8 +425,7 @@ public final class HandshakeTracker {
     private void udpIcmp(Frame f, PacketView v) {
         Attempt a = byPorts(v, true);
         if (a != null) {
-            Sighting seen = new Sighting(f, v);
-            a.see(seen);
+            Sighting seen = keep(a, f, v);
             if (a.icmp == null) {
                 a.icmp = seen;
             }
@@ -441,8 +433,7 @@ public final class HandshakeTracker {
         }
         Attempt q = refusedAnswer(v);
         if (q != null) {
-            Sighting seen = new Sighting(f, v);
-            q.see(seen);
+            Sighting seen = keep(q, f, v);
             if (q.clientReset == null) {
                 q.clientReset = seen;
             }
@@ -463,6 +454,13 @@ public final class HandshakeTracker {
             }
         }
         return null;
+    }
+
+    /** Keeps the packet in {@code f} and {@code v} as one of {@code a}'s frames, and returns it. */
+    private static Sighting keep(Attempt a, Frame f, PacketView v) {
+        Sighting seen = new Sighting(f, v);
+        a.see(seen);
+        return seen;
     }
 
     private void evictOldest() {
