@@ -168,7 +168,7 @@ public final class CaptureFacts implements Context, TrackerSink {
     @Override
     public boolean decided(Attempt a) {
         Outcome outcome = a.outcome();
-        if (a.udp()) {
+        if (a.exchange()) {
             udp(a);
             return false;
         }

@@ -1,6 +1,9 @@
 package io.pcapdiag.decode;
 
-/** TCP (RFC 9293): ports, sequence numbers, flags and window; options are not needed. */
+/**
+ * TCP (RFC 9293): ports, sequence numbers, flags and window; options are not needed. A segment to or from a DNS port
+ * that starts with a whole DNS message (RFC 7766 8: a two-octet length, then the message) carries it ({@link Dns}).
+ */
 final class Tcp {
     private Tcp() {
     }
@@ -18,6 +21,10 @@ final class Tcp {
         }
         v.kind = PacketView.Kind.TCP;
         v.flags = c.u8(o + 13);
+        int payload = Math.max(0, v.ipPayloadLength - dataOffset);
+        if (payload >= 2 + 12 && (c.dnsPort(c.u16(o)) || c.dnsPort(c.u16(o + 2)))) {
+            message(c, o + dataOffset, payload, v);
+        }
         if (!c.fill) {
             return;
         }
@@ -26,6 +33,31 @@ final class Tcp {
         v.seq = c.i32(o + 4);
         v.ack = c.i32(o + 8);
         v.window = c.u16(o + 14);
-        v.tcpPayloadLength = Math.max(0, v.ipPayloadLength - dataOffset);
+        v.tcpPayloadLength = payload;
+    }
+
+    /**
+     * The DNS message at the start of a segment's payload, when the segment holds all of it: a message that spans
+     * segments is not read (no reassembly), and a segment that continues one does not start with a length and a
+     * well-formed message, so what does not read as one (a length past the segment, or a fault other than the
+     * capture's cut) is taken as no DNS and no anomaly.
+     */
+    private static void message(Cursor c, int m, int payload, PacketView v) {
+        if (!c.has(m, 2)) {
+            return;
+        }
+        int length = c.u16(m);
+        if (length < 12 || 2 + length > payload) {
+            return;
+        }
+        String weird = v.weird;
+        boolean truncated = v.truncated;
+        Dns.decode(c, m + 2, m + 2 + length, v);
+        if (v.dnsMalformed && !Weird.TRUNCATED_DNS.equals(v.weird)) {
+            v.dns = false;
+            v.dnsMalformed = false;
+            v.weird = weird;
+            v.truncated = truncated;
+        }
     }
 }

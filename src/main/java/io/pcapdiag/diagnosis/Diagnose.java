@@ -118,7 +118,7 @@ public final class Diagnose {
         if (s.icmp) {
             return a.udp() && s.source().sameAddress(a.client()) ? Role.CLIENT_ICMP.id() : Role.ICMP.id();
         }
-        if (s.udp) {
+        if (a.exchange()) {
             if (!outbound(a, s)) {
                 return Role.ANSWER.id();
             }
@@ -153,7 +153,7 @@ public final class Diagnose {
         if (s.icmp) {
             return false;
         }
-        if (s.udp) {
+        if (a.exchange()) {
             return s.srcPort == a.clientPort() && a.clientIs(s.srcHi, s.srcLo);
         }
         return (s.flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) == PacketView.SYN;
@@ -263,24 +263,24 @@ public final class Diagnose {
      */
     static List<EvidencePacket> evidence(Attempt a, Context context) {
         List<EvidencePacket> out = new ArrayList<>(4);
-        out.add(packet(!a.udp() ? Role.SYN : a.query() == null ? Role.DATAGRAM : Role.QUERY, a.syn(), context));
+        out.add(packet(!a.exchange() ? Role.SYN : a.query() == null ? Role.DATAGRAM : Role.QUERY, a.syn(), context));
         if (a.natCopy() != null) {
             out.add(packet(Role.DNAT_COPY, a.natCopy(), context));
         }
-        if (a.udp() && a.retransmissions() > 0) {
+        if (a.exchange() && a.retransmissions() > 0) {
             a.frames().stream().filter(s -> outbound(a, s) && s.destination().equals(a.target())
                     && s.nanos - a.synNanos() >= io.pcapdiag.track.HandshakeTracker.RETRANSMIT_GAP_NANOS).findFirst()
                     .ifPresent(s -> out.add(packet(Role.RESEND, s, context)));
         }
         Sighting answer = a.answer();
         if (answer != null) {
-            out.add(packet(answer.icmp ? Role.ICMP : answer == a.reset() ? Role.RST : a.udp() ? Role.ANSWER : Role.SYN_ACK,
+            out.add(packet(answer.icmp ? Role.ICMP : answer == a.reset() ? Role.RST : a.exchange() ? Role.ANSWER : Role.SYN_ACK,
                     answer, context));
         }
         if (a.clientReset() != null) {
             out.add(packet(a.udp() ? Role.CLIENT_ICMP : Role.CLIENT_RST, a.clientReset(), context));
         }
-        if (a.udp()) {
+        if (a.exchange()) {
             // A re-sent query comes seconds after the answer to the first one: the list goes in capture order.
             out.sort(java.util.Comparator.comparingLong(EvidencePacket::nanos));
         }

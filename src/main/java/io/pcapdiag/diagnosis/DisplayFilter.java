@@ -25,8 +25,8 @@ public final class DisplayFilter {
     }
 
     private static String term(Attempt a) {
-        if (a.udp()) {
-            return udpTerm(a);
+        if (a.exchange()) {
+            return exchangeTerm(a);
         }
         Endpoint c = a.client();
         String ip = c.isV4() ? "ip" : "ipv6";
@@ -46,13 +46,15 @@ public final class DisplayFilter {
                 + " && (tcp.seq==" + isn + " || tcp.seq_raw==" + isn + ")))";
     }
 
-    private static String udpTerm(Attempt a) {
+    /** A UDP exchange's or a DNS query's (over UDP or TCP) term. */
+    private static String exchangeTerm(Attempt a) {
         Endpoint c = a.client();
         String ip = c.isV4() ? "ip" : "ipv6";
         String client = Ip.format(c.hi(), c.lo());
         int port = a.clientPort();
-        String flow = "((" + ip + ".src==" + client + " && udp.srcport==" + port + ") || (" + ip + ".dst==" + client
-                + " && udp.dstport==" + port + "))";
+        String l4 = a.udp() ? "udp" : "tcp";
+        String flow = "((" + ip + ".src==" + client + " && " + l4 + ".srcport==" + port + ") || (" + ip + ".dst==" + client
+                + " && " + l4 + ".dstport==" + port + "))";
         String datagrams = a.query() == null ? flow : "(dns.id==" + a.query().id() + " && " + flow + ")";
         return "((!icmp && !icmpv6 && " + datagrams + ") || ((icmp.type==3 || icmp.type==11 || icmpv6.type==1"
                 + " || icmpv6.type==3) && " + flow + "))";

@@ -52,7 +52,9 @@ public final class PacketLine {
         if ((s.flags & PacketView.ACK) != 0) {
             sb.append(", ack ").append(Integer.toUnsignedString(s.ack));
         }
-        return sb.append(", win ").append(s.window).append(", length ").append(s.length).toString();
+        sb.append(", win ").append(s.window).append(", length ").append(s.length);
+        // DNS over TCP: the message after its two-octet length, as tcpdump prints it after the segment.
+        return s.dnsId < 0 ? sb.toString() : dns(s, sb.append(' '), s.length - 2);
     }
 
     /**
@@ -64,6 +66,11 @@ public final class PacketLine {
         if (s.dnsId < 0) {
             return sb.append("UDP, length ").append(s.length).toString();
         }
+        return dns(s, sb, s.length);
+    }
+
+    /** The DNS message of {@code s}, {@code length} octets long. */
+    private static String dns(Sighting s, StringBuilder sb, int length) {
         sb.append(s.dnsId);
         String question = s.dnsName == null ? "" : " " + DnsQuery.typeName(s.dnsType) + "? " + s.dnsName;
         if (!s.dnsResponse()) {
@@ -81,7 +88,7 @@ public final class PacketLine {
             sb.append(rcode).append((s.dnsFlags & 0x0200) != 0 ? " TC" : "").append(question).append(' ')
                     .append(s.dnsAnswers).append(s.dnsAnswers == 1 ? " answer" : " answers");
         }
-        return sb.append(" (").append(s.length).append(')').toString();
+        return sb.append(" (").append(length).append(')').toString();
     }
 
     /** tcpdump's flag letters, in its order: F S R P . U E W. */

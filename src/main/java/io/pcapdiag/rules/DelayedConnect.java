@@ -24,7 +24,7 @@ final class DelayedConnect implements AttemptRule {
 
     @Override
     public boolean matches(Attempt a) {
-        return !a.udp() && a.delayed();
+        return !a.exchange() && a.delayed();
     }
 
     @Override

@@ -28,7 +28,7 @@ final class NoResponse implements AttemptRule {
 
     @Override
     public boolean matches(Attempt a) {
-        return !a.udp();
+        return !a.exchange();
     }
 
     @Override

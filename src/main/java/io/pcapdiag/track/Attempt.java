@@ -39,6 +39,11 @@ public final class Attempt {
     int ipVersion;
     int synTtl;
     int synFlags;
+    /** The first segment's sequence and acknowledgment numbers (a SYN's are the ISN and 0; a DNS query over TCP's its own). */
+    int synSeq;
+    int synAckNumber;
+    /** The first query's DNS flags, when it is one. */
+    int synDnsFlags;
     int synWindow;
     int synLength;
     boolean synHasSrcMac;
@@ -48,7 +53,11 @@ public final class Attempt {
     /** The tunnel the first SYN came in, or null. */
     Tunnel synTunnel;
 
-    /** A UDP exchange (then {@link #isn} is the DNS transaction id, or -1 for a datagram that is no DNS query). */
+    /**
+     * A UDP exchange (then {@link #isn} is the DNS transaction id, or -1 for a datagram that is no DNS query). A DNS
+     * query over TCP is no UDP exchange but has a {@link #query} (its isn the id too): the TCP connection that carries
+     * it is an attempt of its own.
+     */
     boolean udp;
     /** A DNS query's id and question, or null. */
     DnsQuery query;
@@ -124,7 +133,10 @@ public final class Attempt {
         ipVersion = v.ipVersion;
         synTtl = v.ttl;
         udp = v.kind == PacketView.Kind.UDP;
-        synFlags = udp ? v.dnsFlags : v.flags;
+        synFlags = udp ? 0 : v.flags;
+        synDnsFlags = v.dns ? v.dnsFlags : 0;
+        synSeq = udp ? 0 : v.seq;
+        synAckNumber = udp ? 0 : v.ack;
         synWindow = udp ? 0 : v.window;
         synLength = udp ? Math.max(0, v.ipPayloadLength - 8) : v.tcpPayloadLength;
         query = null;
@@ -205,7 +217,12 @@ public final class Attempt {
     }
 
     public ExchangeKind kind() {
-        return !udp ? ExchangeKind.TCP : query != null ? ExchangeKind.DNS : ExchangeKind.UDP;
+        return query != null ? ExchangeKind.DNS : udp ? ExchangeKind.UDP : ExchangeKind.TCP;
+    }
+
+    /** A UDP exchange or a DNS query (over UDP or TCP): what the tracker never reuses, and keeps in its own tables. */
+    public boolean exchange() {
+        return udp || query != null;
     }
 
     /** A UDP exchange (a DNS query or another datagram), not a TCP connection attempt. */

@@ -57,6 +57,8 @@ public final class HandshakeTracker {
     private final AttemptTable table = new AttemptTable();
     /** UDP exchanges, by (client address, client port, DNS id or {@link #NO_ID}). */
     private final AttemptTable udpTable = new AttemptTable();
+    /** DNS queries over TCP, by (client address, client port, DNS id). */
+    private final AttemptTable tcpDnsTable = new AttemptTable();
     /** NXDOMAIN answers per client, for the search-list expansion of the names it resolves next. */
     private final SearchMisses searchMisses = new SearchMisses();
     /**
@@ -89,7 +91,7 @@ public final class HandshakeTracker {
      */
     public static boolean concerns(PacketView v) {
         return v.kind == PacketView.Kind.ICMP_ERROR || v.kind == PacketView.Kind.UDP
-                || v.kind == PacketView.Kind.TCP && (v.flags & (PacketView.SYN | PacketView.RST)) != 0;
+                || v.kind == PacketView.Kind.TCP && ((v.flags & (PacketView.SYN | PacketView.RST)) != 0 || v.dns);
     }
 
     /** Feeds one decoded packet. */
@@ -106,10 +108,12 @@ public final class HandshakeTracker {
                 synAck(f, v);
             } else if ((flags & PacketView.RST) != 0) {
                 reset(f, v);
+            } else if (v.dns && v.dnsId >= 0) {
+                dns(f, v, tcpDnsTable);
             }
         } else if (v.kind == PacketView.Kind.UDP) {
             if (v.dns && v.dnsId >= 0) {
-                dns(f, v);
+                dns(f, v, udpTable);
             } else if (!v.dns) {
                 datagram(f, v);
             }
@@ -256,7 +260,7 @@ public final class HandshakeTracker {
         Iterator<Attempt> it = queue.descendingIterator();
         for (int i = 0; i < QUOTE_SCAN_LIMIT && it.hasNext(); i++) {
             Attempt a = it.next();
-            if (a.udp == udp && a.clientPort == v.quotedSrcPort && a.clientLo == v.quotedSrcLo && a.clientHi == v.quotedSrcHi
+            if (a.udp == udp && (udp || a.query == null) && a.clientPort == v.quotedSrcPort && a.clientLo == v.quotedSrcLo && a.clientHi == v.quotedSrcHi
                     && (a.isTarget(v.quotedDstHi, v.quotedDstLo, v.quotedDstPort) || (a.natCopy != null
                             && a.natCopy.dstPort == v.quotedDstPort && a.natCopy.dstLo == v.quotedDstLo
                             && a.natCopy.dstHi == v.quotedDstHi))) {
@@ -302,10 +306,10 @@ public final class HandshakeTracker {
         }
     }
 
-    /** A DNS message: a query opens or re-sends a query, a response answers one. */
-    private void dns(Frame f, PacketView v) {
+    /** A DNS message over UDP or TCP ({@code queries} their table): a query opens or re-sends a query, a response answers one. */
+    private void dns(Frame f, PacketView v, AttemptTable queries) {
         if (!v.dnsResponse()) {
-            Attempt a = udpTable.get(v.srcHi, v.srcLo, v.srcPort, v.dnsId);
+            Attempt a = queries.get(v.srcHi, v.srcLo, v.srcPort, v.dnsId);
             if (a != null && a.answeredBy(v)) {
                 sent(a, f, v);
                 return;
@@ -315,12 +319,12 @@ public final class HandshakeTracker {
                 queue.remove(a);
                 decide(a, clock);
             }
-            Attempt q = openUdp(f, v, v.dnsId);
+            Attempt q = open(f, v, v.dnsId, queries);
             q.query = new DnsQuery(v.dnsId, v.dnsQname, v.dnsQtype);
             linkSibling(q);
             return;
         }
-        Attempt a = udpTable.get(v.dstHi, v.dstLo, v.dstPort, v.dnsId);
+        Attempt a = queries.get(v.dstHi, v.dstLo, v.dstPort, v.dnsId);
         if (a == null || !a.answeredBy(v)) {
             unmatched();
             return;
@@ -340,10 +344,11 @@ public final class HandshakeTracker {
             sent(a, f, v);
             return;
         }
-        openUdp(f, v, NO_ID);
+        open(f, v, NO_ID, udpTable);
     }
 
-    private Attempt openUdp(Frame f, PacketView v, int id) {
+    /** Opens a UDP exchange or a DNS query (over UDP or TCP) in {@code into}, keyed by {@code id}. */
+    private Attempt open(Frame f, PacketView v, int id, AttemptTable into) {
         if (open() >= maxOpen) {
             evictOldest();
         }
@@ -352,7 +357,7 @@ public final class HandshakeTracker {
         a.expiresAt = f.nanos + UDP_DECISION_NANOS;
         // Queued as a SYN is: the queue stays in order of first decision, and a later look requeues it.
         a.queuedExpiry = f.nanos + FIRST_DECISION_NANOS;
-        udpTable.put(a);
+        into.put(a);
         queue.addLast(a);
         attempts++;
         peakOpen = Math.max(peakOpen, open());
@@ -471,10 +476,10 @@ public final class HandshakeTracker {
     }
 
     private void decide(Attempt a, long now) {
-        (a.udp ? udpTable : table).remove(a);
+        (a.udp ? udpTable : a.query != null ? tcpDnsTable : table).remove(a);
         a.outcome = outcomeOf(a, now);
-        // A UDP exchange is never reused: a query's sibling stays the query it was.
-        if (!sink.decided(a) && !a.udp && freeCount < MAX_FREE) {
+        // A UDP exchange or DNS query is never reused: a query's sibling stays the query it was.
+        if (!sink.decided(a) && !a.exchange() && freeCount < MAX_FREE) {
             free[freeCount++] = a;
         }
     }
@@ -495,7 +500,7 @@ public final class HandshakeTracker {
         if (a.evicted) {
             return Outcome.EVICTED;
         }
-        long linger = a.udp ? DNS_LINGER_NANOS : LINGER_NANOS;
+        long linger = a.exchange() ? DNS_LINGER_NANOS : LINGER_NANOS;
         return a.retransmissions > 0 || now - a.synNanos >= linger ? Outcome.UNANSWERED : Outcome.PENDING;
     }
 
@@ -519,7 +524,7 @@ public final class HandshakeTracker {
     }
 
     public int open() {
-        return table.size() + udpTable.size();
+        return table.size() + udpTable.size() + tcpDnsTable.size();
     }
 
     private void unmatched() {

@@ -84,7 +84,7 @@ public final class Sighting {
         // UDP: the datagram's payload, as tcpdump's "(47)" after a DNS message or "length 19".
         length = icmp ? v.ipPayloadLength : udp ? Math.max(0, v.ipPayloadLength - 8) : v.tcpPayloadLength;
         quotedProtocol = icmp ? v.quotedProtocol : 0;
-        boolean dns = udp && v.dns && v.dnsId >= 0;
+        boolean dns = (udp || tcp) && v.dns && v.dnsId >= 0;
         dnsId = dns ? v.dnsId : -1;
         dnsFlags = dns ? v.dnsFlags : 0;
         dnsRcode = dns ? v.dnsRcode : 0;
@@ -121,8 +121,8 @@ public final class Sighting {
         srcPort = a.clientPort;
         dstPort = a.targetPort;
         flags = a.synFlags;
-        seq = a.isn;
-        ack = 0;
+        seq = a.synSeq;
+        ack = a.synAckNumber;
         window = a.synWindow;
         length = a.synLength;
         icmpType = 0;
@@ -134,7 +134,7 @@ public final class Sighting {
         udp = a.udp;
         quotedProtocol = 0;
         dnsId = a.query == null ? -1 : a.query.id();
-        dnsFlags = a.query == null ? 0 : a.synFlags;
+        dnsFlags = a.query == null ? 0 : a.synDnsFlags;
         dnsRcode = 0;
         dnsName = a.query == null ? null : a.query.name();
         dnsType = a.query == null ? 0 : a.query.type();

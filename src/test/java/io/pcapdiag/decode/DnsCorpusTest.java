@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The DNS decoder against tcpdump's DNS printer (print-domain.c) on every DNS capture of ../shared/corpus: for each
- * frame tcpdump -nn prints as DNS over UDP, pcapdiag decodes a DNS message with the same transaction id, the same
+ * frame tcpdump -nn prints as DNS over UDP or TCP, pcapdiag decodes a DNS message with the same transaction id, the same
  * direction (query or response), the same answer count, rcode and, for a query of a plain name, the same question
  * name and type; where tcpdump stops with {@code [|domain]}, pcapdiag counts an anomaly. Frames tcpdump prints as DNS
  * that pcapdiag does not decode as DNS, and the other way round, disagree too. Every disagreement is listed in the
@@ -41,6 +41,8 @@ class DnsCorpusTest {
     private static final Pattern STAMP = Pattern.compile("^\\d\\d:\\d\\d:\\d\\d\\.\\d{6} ");
     /** A DNS line's start: addresses and ports, then the transaction id (tcpdump prints "UDP, length" otherwise). */
     private static final Pattern DNS = Pattern.compile("IP6? (?:truncated-ip6? - \\d+ bytes missing!)?([0-9a-f:.]+)\\.(\\d+) > ([0-9a-f:.]+)\\.(\\d+): (\\d+)(.*)");
+    /** DNS over TCP: the segment's line, then after its length the message as over UDP (print-tcp.c, RFC 7766 8). */
+    private static final Pattern TCP_DNS = Pattern.compile("IP6? ([0-9a-f:.]+)\\.(\\d+) > ([0-9a-f:.]+)\\.(\\d+): Flags \\[[^\\]]*\\].*?, length \\d+ (\\d+)(.*)");
     private static final Pattern COUNTS = Pattern.compile("^[^?]*? (\\d+)/(\\d+)/(\\d+)");
     private static final Pattern QUESTION = Pattern.compile(" ([A-Z0-9]+)\\? ([A-Za-z0-9._-]+\\.|\\.) \\(");
     private static final Map<String, Integer> TYPES = Map.of("A", 1, "NS", 2, "CNAME", 5, "SOA", 6, "PTR", 12, "MX", 15,
@@ -59,7 +61,10 @@ class DnsCorpusTest {
             "zeek/testing/btest/Traces/dns-edns-ecs.pcap #53", FIRST_FRAGMENT,
             "zeek/testing/btest/Traces/dns-edns-ecs.pcap #62", FIRST_FRAGMENT,
             "zeek/testing/btest/Traces/dns-edns-ecs.pcap #84", FIRST_FRAGMENT,
-            "zeek/testing/btest/Traces/ipv6-fragmented-dns.pcap #6", FIRST_FRAGMENT);
+            "zeek/testing/btest/Traces/ipv6-fragmented-dns.pcap #6", FIRST_FRAGMENT,
+            // DNS over TCP on FDDI (link type 10): tcpdump decodes FDDI, pcapdiag counts its frames as malformed.
+            "zeek/testing/btest/Traces/dns-inverse-query.pcap #7", "on an FDDI link (link type 10), which pcapdiag does"
+                    + " not decode: it counts the frame as malformed");
 
     static List<String> captures() throws IOException {
         Path corpus = CaptureFilesOnDisk.corpusDir();
@@ -157,7 +162,7 @@ class DnsCorpusTest {
                 out.put(frame, "-1 cut");
                 continue;
             }
-            Matcher m = DNS.matcher(line);
+            Matcher m = (line.contains(": Flags [") ? TCP_DNS : DNS).matcher(line);
             String last = null;
             while (m.find()) {
                 if (m.group(2).equals("53") || m.group(4).equals("53")) {

@@ -224,4 +224,42 @@ class DnsTrackerTest {
         assertEquals(Outcome.UNANSWERED, h.decided.get(1).outcome());
         h.decided.forEach(a -> assertNull(Rules.classify(a)));
     }
+
+    /** A DNS message over TCP: its two-octet length, then the message (RFC 7766 8). */
+    private static byte[] framed(byte[] message) {
+        byte[] out = new byte[2 + message.length];
+        out[0] = (byte) (message.length >> 8);
+        out[1] = (byte) message.length;
+        System.arraycopy(message, 0, out, 2, message.length);
+        return out;
+    }
+
+    @Test
+    void aQueryOverTcpIsAQueryBesideItsConnectionsAttempt() {
+        h.syn(T0, CLIENT, 40777, VIP, 53, 1000);
+        h.synAck(T0 + MS, VIP, 53, CLIENT, 40777, 5000, 1001);
+        h.feed(T0 + 2 * MS, TrackerHarness.ip(CLIENT, VIP, io.pcapdiag.testing.TcpBuilder.tcp(40777, 53).seq(1001).ack(5001)
+                .flags(io.pcapdiag.testing.TcpBuilder.PSH | io.pcapdiag.testing.TcpBuilder.ACK)
+                .payload(framed(DnsBuilder.query(11, NAME, 1).build()))));
+        h.feed(T0 + 3 * MS, TrackerHarness.ip(VIP, CLIENT, io.pcapdiag.testing.TcpBuilder.tcp(53, 40777).seq(5001).ack(1050)
+                .flags(io.pcapdiag.testing.TcpBuilder.PSH | io.pcapdiag.testing.TcpBuilder.ACK)
+                .payload(framed(DnsBuilder.query(11, NAME, 1).response(2).build()))));
+        // A segment continuing a message that spans segments starts with no length: no query, no anomaly.
+        io.pcapdiag.decode.PacketView cont = h.feed(T0 + 4 * MS, TrackerHarness.ip(VIP, CLIENT,
+                io.pcapdiag.testing.TcpBuilder.tcp(53, 40777).seq(5100).ack(1050).flags(io.pcapdiag.testing.TcpBuilder.ACK)
+                .payload(new byte[] {0, 20, (byte) 0xff, (byte) 0xff, 0, 1, 0, 0, 0, 0, 0, 0, 63, 'x', 'x', 'x', 0, 0, 0, 0,
+                        0, 0})));
+        assertFalse(cont.dns);
+        assertNull(cont.weird);
+        h.finish();
+        assertEquals(2, h.decided.size());
+        Attempt q = decided(11);
+        assertEquals(ExchangeKind.DNS, q.kind());
+        assertFalse(q.udp());
+        assertEquals(2, q.rcode());
+        assertEquals(Pattern.DNS_ERROR, Rules.classify(q));
+        Attempt connection = h.decided.stream().filter(a -> a.query() == null).findFirst().orElseThrow();
+        assertEquals(ExchangeKind.TCP, connection.kind());
+        assertEquals(Outcome.ANSWERED, connection.outcome());
+    }
 }
