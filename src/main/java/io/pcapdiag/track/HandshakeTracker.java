@@ -332,10 +332,16 @@ public final class HandshakeTracker {
         answer(a, f, v);
     }
 
-    /** A UDP datagram that is no DNS message: it answers an exchange to its destination's port, else it is one. */
+    /**
+     * A UDP datagram that is no DNS message: it answers the exchange to its destination's port when it comes from what
+     * that exchange dialed or from where DNAT sent it (the reply that skipped reverse NAT); from anywhere else it is no
+     * answer (a port that talks to many peers, as memberlist's gossip does, is not bypassed by each of them), and
+     * otherwise it is an exchange of its own.
+     */
     private void datagram(Frame f, PacketView v) {
         Attempt a = udpTable.get(v.dstHi, v.dstLo, v.dstPort, NO_ID);
-        if (a != null) {
+        if (a != null && (a.isTarget(v.srcHi, v.srcLo, v.srcPort) || a.natCopy != null && a.natCopy.dstPort == v.srcPort
+                && a.natCopy.dstLo == v.srcLo && a.natCopy.dstHi == v.srcHi)) {
             answer(a, f, v);
             return;
         }

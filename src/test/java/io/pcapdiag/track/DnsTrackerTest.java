@@ -262,4 +262,27 @@ class DnsTrackerTest {
         assertEquals(ExchangeKind.TCP, connection.kind());
         assertEquals(Outcome.ANSWERED, connection.outcome());
     }
+
+    @Test
+    void aDatagramFromAThirdPeerToTheClientsPortIsNoBypass() {
+        // memberlist-style gossip: one port talks to many peers; B answers, C writes to the same port on its own.
+        h.feed(T0, udp(CLIENT, 7946, "10.244.1.5", 7946, new byte[40]));
+        h.feed(T0 + MS, udp("10.244.2.9", 7946, CLIENT, 7946, new byte[40]));
+        h.feed(T0 + 2 * MS, udp("10.244.1.5", 7946, CLIENT, 7946, new byte[40]));
+        h.finish();
+        Attempt gossip = h.decided.stream().filter(a -> a.clientIs(TrackerHarness.endpoint(CLIENT, 0).hi(),
+                TrackerHarness.endpoint(CLIENT, 0).lo())).findFirst().orElseThrow();
+        assertEquals(Outcome.ANSWERED, gossip.outcome());
+        h.decided.forEach(a -> assertNull(Rules.classify(a), a.client() + " " + a.outcome()));
+    }
+
+    @Test
+    void aReplyFromWhereDnatSentTheDatagramIsABypass() {
+        h.feed(T0, udp(CLIENT, 40005, "10.96.81.25", 8125, new byte[19]));
+        h.feed(T0 + 1000, udp(CLIENT, 40005, "10.244.0.19", 8125, new byte[19]));
+        h.feed(T0 + MS, udp("10.244.0.19", 8125, CLIENT, 40005, new byte[4]));
+        h.tick(T0 + 7 * S);
+        assertEquals(Outcome.BYPASSED, h.only().outcome());
+        assertEquals(Pattern.NAT_BYPASS_REPLY, Rules.classify(h.only()));
+    }
 }
