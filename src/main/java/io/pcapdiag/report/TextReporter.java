@@ -234,7 +234,7 @@ public final class TextReporter implements Reporter {
         if (f.responder() != null) {
             who.append(", answered by ").append(named(f.responder().toString(), d.responder()));
         }
-        who.append(", ").append(f.attempts()).append(f.attempts() == 1 ? " attempt" : " attempts");
+        who.append(", ").append(f.examples().get(0).kind().shortCount(f.attempts()));
         if (f.attempts() > 1) {
             who.append(" between ").append(Times.utc(f.firstNanos())).append(" and ").append(Times.utc(f.lastNanos()));
         }
@@ -459,7 +459,7 @@ public final class TextReporter implements Reporter {
             sb.append(" answered by ").append(f.responder());
         }
         if (f.attempts() > 1) {
-            sb.append(" (").append(f.attempts()).append(" attempts)");
+            sb.append(" (").append(f.examples().get(0).kind().shortCount(f.attempts())).append(')');
         }
         EvidencePacket first = d.evidence().get(0);
         sb.append(" [").append(first.capture()).append(" #").append(first.frame());

@@ -43,7 +43,7 @@ final class DnsNoResponse implements AttemptRule {
                     + " there.", a.natCopy()));
         }
         story.add(DnsRules.resend(f, a));
-        story.add(DnsRules.resolverTimeout());
+        story.addAll(DnsRules.resolverTimeout(a));
         List<String> drops = new ArrayList<>();
         if (!judged.ruledOut("stale-udp-conntrack")) {
             drops.add("a conntrack entry still DNAT'ing to a DNS pod that is gone");

@@ -42,7 +42,7 @@ final class DnsRaceLost implements AttemptRule {
                 + (won.synNanos() < a.synNanos() ? " before it" : " after it") + ", and that one was answered at once.",
                 won.syn(), won.targetAnswer()));
         story.add(DnsRules.resend(f, a));
-        story.add(DnsRules.resolverTimeout());
+        story.addAll(DnsRules.resolverTimeout(a));
         story.add(Statement.cited("The two datagrams of one socket are one conntrack flow; sent together, they can race"
                 + " through DNAT on two CPUs, each creating the flow's entry. The entry inserted second clashes: a kernel"
                 + " that cannot resolve the clash drops that datagram and counts it as insert_failed.",
