@@ -49,16 +49,17 @@ import java.util.Set;
  * {@code ndots:5}), from a random stream of their own: the A and AAAA queries back to back from one socket,
  * a new socket for each name of the search list, the same queries again from the same socket after
  * {@code timeout:5} when an answer is missing, and answers from the Service address (the DNS pods are on
- * other nodes: the node un-NATs their answers). Planted, per docs/design.md "Beyond the handshake":
+ * other nodes: the node un-NATs their answers). Planted, per docs/design.md "Beyond the handshake", and
+ * counted in planted.json as the queries the finding holds (a query asked again is the same query):
  * <ul>
- *   <li>{@code dns-no-response}: both queries of a lookup unanswered, asked again 5 s later (answered then);
- *   <li>{@code dns-race-lost}: the A answered, the AAAA (sent within 10 ms of it) not, both asked again 5 s
- *       later: the conntrack insert race on older kernels;
+ *   <li>{@code dns-no-response}: both queries of a lookup unanswered, asked again 5 s later (answered then): 2;
+ *   <li>{@code dns-race-lost}: the A answered, the AAAA (sent right after it) not, both asked again 5 s later:
+ *       the conntrack insert race on older kernels: 1;
  *   <li>{@code dns-error}: both queries of an absolute name answered SERVFAIL, asked again at once and
- *       answered SERVFAIL again;
- *   <li>{@code dns-search-expansion}: a name with fewer than 5 dots answered only after the three search
- *       domains' NXDOMAINs, which cost 15 ms or more; the same walk at under 1 ms a round (under 7 ms in
- *       all, counted either way) is no finding, nor is a name that no search domain holds (NXDOMAIN to
+ *       answered SERVFAIL again: 2;
+ *   <li>{@code dns-search-expansion}: a name with fewer than 5 dots whose A and AAAA are answered only after
+ *       the three search domains' NXDOMAINs, which cost 15 ms or more: 2. The same walk at under 1 ms a
+ *       round (under 4 ms in all) is no finding, nor is a name that no search domain holds (NXDOMAIN to
  *       the end).
  * </ul>
  */
@@ -176,7 +177,7 @@ public final class NodeTraceGenerator {
     private long scheduledPackets;
     private long scheduledBytes;
     private long attempts;
-    /** DNS queries sent (a query sent again counts again). */
+    /** Distinct DNS queries (a query asked again from its socket with its id is the same query). */
     private long dnsQueries;
     /** "pod name" -> until when a search-list walk of that name by that pod counts as under way. */
     private final Map<String, Long> walks = new HashMap<>();
@@ -256,7 +257,7 @@ public final class NodeTraceGenerator {
         String kind = options.synFlood >= 0 ? "syn-flood" : options.shortConnections > 0 ? "short-connections"
                 : options.dnsLookups > 0 ? "dns" : "node";
         Summary s = new Summary(kind, options.seed,
-                writer.packets, writer.bytes, attempts, planted.clone(), lastTs);
+                writer.packets, writer.bytes, attempts, dnsQueries, planted.clone(), lastTs);
         Path json = Paths.get(out + ".planted.json");
         Files.write(json, s.toJson().getBytes(StandardCharsets.UTF_8));
         return s;
@@ -826,11 +827,20 @@ public final class NodeTraceGenerator {
         }
 
         void query(long t, int id, String name, int type) {
+            send(t, id, name, type);
+            dnsQueries++;
+        }
+
+        /** The same query again, from the same socket with the same id: the same query, asked again. */
+        void again(long t, int id, String name, int type) {
+            send(t, id, name, type);
+        }
+
+        private void send(long t, int id, String name, int type) {
             Pkt p = udp(t, client, vip, port, 53, dnsMessage(id, 0x0100, name, type, NOERROR, null));
             p.ipId = ipId++;
             p.flow = flow;
             schedule(p);
-            dnsQueries++;
         }
 
         /** The answer from the Service address: CoreDNS on another node, un-NATed by this one. */
@@ -883,7 +893,7 @@ public final class NodeTraceGenerator {
                 }
                 ask(t, client, vip, name, NOERROR, dnsRng.logUniform(1_000, 30_000));
                 if (kind == Lookup.SEARCH_SLOW) {
-                    planted[DNS_SEARCH_EXPANSION]++;
+                    planted[DNS_SEARCH_EXPANSION] += 2;                    // the A and the AAAA of the name
                 }
                 break;
             }
@@ -906,8 +916,13 @@ public final class NodeTraceGenerator {
                 int idAaaa = otherId(idA);
                 for (int round = 0; round < 2; round++) {
                     long aaaa = t + dnsRng.between(15, 120);
-                    sock.query(t, idA, name, TYPE_A);
-                    sock.query(aaaa, idAaaa, name, TYPE_AAAA);
+                    if (round == 0) {
+                        sock.query(t, idA, name, TYPE_A);
+                        sock.query(aaaa, idAaaa, name, TYPE_AAAA);
+                    } else {
+                        sock.again(t, idA, name, TYPE_A);
+                        sock.again(aaaa, idAaaa, name, TYPE_AAAA);
+                    }
                     int rtt = round == 0 ? dnsRng.between(2_000, 8_000) : dnsRng.between(100, 400);
                     long a = t + rtt;
                     long b = Math.max(a + 5, aaaa + rtt + dnsRng.between(-50, 50));
@@ -924,7 +939,8 @@ public final class NodeTraceGenerator {
                 DnsSocket sock = new DnsSocket(client, vip);
                 int idA = dnsRng.nextInt(65536);
                 int idAaaa = otherId(idA);
-                long aaaa = t + dnsRng.between(15, kind == Lookup.RACE ? 3_000 : 120);
+                // Back to back, as glibc sends them (sendmmsg): the race needs both in flight at once.
+                long aaaa = t + dnsRng.between(15, 120);
                 sock.query(t, idA, name, TYPE_A);
                 sock.query(aaaa, idAaaa, name, TYPE_AAAA);
                 if (kind == Lookup.RACE) {
@@ -936,8 +952,8 @@ public final class NodeTraceGenerator {
                 }
                 long again = t + TIMEOUT_MICROS + dnsRng.between(100, 3_000);
                 long again6 = again + dnsRng.between(15, 120);
-                sock.query(again, idA, name, TYPE_A);
-                sock.query(again6, idAaaa, name, TYPE_AAAA);
+                sock.again(again, idA, name, TYPE_A);
+                sock.again(again6, idAaaa, name, TYPE_AAAA);
                 int rtt = dnsRng.between(150, 1_200);
                 sock.answer(again + rtt, idA, name, TYPE_A, NOERROR, address(name, TYPE_A));
                 sock.answer(again6 + rtt + dnsRng.between(5, 100), idAaaa, name, TYPE_AAAA, NOERROR,
@@ -2022,17 +2038,19 @@ public final class NodeTraceGenerator {
         public final long packets;
         public final long bytes;
         public final long attempts;
+        public final long dnsQueries;
         /** Planted attempts per pattern, indexed like {@link #PATTERNS} followed by {@link #DNS_PATTERNS}. */
         public final long[] findings;
         public final long captureMicros;
 
-        Summary(String kind, long seed, long packets, long bytes, long attempts, long[] findings,
+        Summary(String kind, long seed, long packets, long bytes, long attempts, long dnsQueries, long[] findings,
                 long captureMicros) {
             this.kind = kind;
             this.seed = seed;
             this.packets = packets;
             this.bytes = bytes;
             this.attempts = attempts;
+            this.dnsQueries = dnsQueries;
             this.findings = findings;
             this.captureMicros = captureMicros;
         }
@@ -2060,6 +2078,7 @@ public final class NodeTraceGenerator {
                     .append("  \"capture_seconds\": ")
                     .append(String.format(Locale.ROOT, "%.6f", captureMicros / 1e6)).append(",\n")
                     .append("  \"attempts\": ").append(attempts).append(",\n")
+                    .append("  \"dns_queries\": ").append(dnsQueries).append(",\n")
                     .append("  \"findings\": {");
             for (int i = 0; i < findings.length; i++) {
                 sb.append(i == 0 ? "\n" : ",\n").append("    \"").append(pattern(i)).append("\": ")
