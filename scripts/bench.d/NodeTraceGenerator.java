@@ -10,8 +10,10 @@ import java.nio.file.Paths;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 
@@ -40,12 +42,33 @@ import java.util.Set;
  *   <li>{@code policy-reject}: the node's "administratively prohibited" unreachable (ICMP 3/13,
  *       ICMPv6 1/1) for a Service or pod, as a NetworkPolicy REJECT sends it.
  * </ul>
+ *
+ * <p>With {@code --dns}, and in the DNS-heavy trace ({@code --dns-lookups}), pods also resolve names through
+ * the kube-dns Service (10.96.0.10:53, fd00:10:96::a) as glibc's {@code getaddrinfo} does with the
+ * resolv.conf of a ClusterFirst pod ({@code search <ns>.svc.cluster.local svc.cluster.local cluster.local},
+ * {@code ndots:5}), from a random stream of their own: the A and AAAA queries back to back from one socket,
+ * a new socket for each name of the search list, the same queries again from the same socket after
+ * {@code timeout:5} when an answer is missing, and answers from the Service address (the DNS pods are on
+ * other nodes: the node un-NATs their answers). Planted, per docs/design.md "Beyond the handshake", and
+ * counted in planted.json as the queries the finding holds (a query asked again is the same query):
+ * <ul>
+ *   <li>{@code dns-no-response}: both queries of a lookup unanswered, asked again 5 s later (answered then): 2;
+ *   <li>{@code dns-race-lost}: the A answered, the AAAA (sent right after it) not, both asked again 5 s later:
+ *       the conntrack insert race on older kernels: 1;
+ *   <li>{@code dns-error}: both queries of an absolute name answered SERVFAIL, asked again at once and
+ *       answered SERVFAIL again: 2;
+ *   <li>{@code dns-search-expansion}: a name with fewer than 5 dots whose A and AAAA are answered only after
+ *       the three search domains' NXDOMAINs, which cost 15 ms or more: 2. The same walk at under 1 ms a
+ *       round (under 4 ms in all) is no finding, nor is a name that no search domain holds (NXDOMAIN to
+ *       the end).
+ * </ul>
  */
 public final class NodeTraceGenerator {
 
     static final String USAGE = String.join("\n",
             "usage: NodeTraceGenerator --out FILE [--seed N] [--packets N] [--scale K] [--syn-flood N]",
-            "                          [--short-connections N] [--vxlan PORT | --geneve PORT | --ipip]",
+            "                          [--dns] [--short-connections N] [--dns-lookups N]",
+            "                          [--vxlan PORT | --geneve PORT | --ipip]",
             "",
             "  --out FILE       classic pcap to write (us timestamps, little-endian, Ethernet);",
             "                   the expected findings go to FILE.planted.json",
@@ -53,12 +76,17 @@ public final class NodeTraceGenerator {
             "  --packets N      target packet count (default: enough for >= 2,000,000 packets",
             "                   and >= 300 MiB)",
             "  --scale K        multiply the target by K (the 4x benchmark variant: --scale 4)",
+            "  --dns            pods also resolve names through kube-dns, 90 lookups a second (about",
+            "                   2% of the packets), a few of them lost, failing or slow in the search list",
             "  --syn-flood N    write a SYN-flood trace instead: N unanswered SYNs from distinct",
             "                   source addresses (never retransmitted) over light normal traffic",
             "  --short-connections N  write a trace dense in short connections instead: N of them,",
             "                   about 7 packets each (handshake, one small request and answer, close),",
             "                   20,000 a second, with the same planted failures: a busy node's capture,",
             "                   where the per-connection cost dominates rather than the per-packet read",
+            "  --dns-lookups N  write a DNS-heavy trace instead: N glibc lookups through kube-dns,",
+            "                   5,000 a second (search-list walks, SERVFAILs, lost queries asked again",
+            "                   after 5 s, races), over light TCP traffic with nothing planted",
             "  --vxlan PORT     the same traffic with every frame inside VXLAN (VNI 1) on UDP PORT",
             "                   between two node addresses, as a node's eth0 shows an overlay",
             "  --geneve PORT    the same inside Geneve (VNI 1, no options, an Ethernet frame inside),",
@@ -72,12 +100,18 @@ public final class NodeTraceGenerator {
     static final String[] PATTERNS = {
         "connection-refused", "icmp-unreachable", "vip-local-reject",
         "no-response", "nat-bypass-reply", "lb-probe-dropped", "policy-reject"};
+    /** The DNS finding ids ("Beyond the handshake"), listed after PATTERNS in planted.json. */
+    static final String[] DNS_PATTERNS = {"dns-race-lost", "dns-no-response", "dns-error", "dns-search-expansion"};
     static final int REFUSED = 0;
     static final int ICMP_UNREACHABLE = 1;
     static final int VIP_LOCAL_REJECT = 2;
     static final int NO_RESPONSE = 3;
     static final int NAT_BYPASS = 4;
     static final int POLICY_REJECT = 6;
+    static final int DNS_RACE_LOST = PATTERNS.length;
+    static final int DNS_NO_RESPONSE = PATTERNS.length + 1;
+    static final int DNS_ERROR = PATTERNS.length + 2;
+    static final int DNS_SEARCH_EXPANSION = PATTERNS.length + 3;
 
     static final long DEFAULT_PACKETS = 2_000_000L;
     static final long DEFAULT_BYTES = 300L << 20;
@@ -99,6 +133,11 @@ public final class NodeTraceGenerator {
     static final double FLOOD_BACKGROUND_PER_SECOND = 500;
     /** --short-connections: new connections per second of capture time. */
     static final double SHORT_CONNECTIONS_PER_SECOND = 20_000;
+    /** Lookups through kube-dns per second of a node trace: about 2% of its packets. */
+    static final double DNS_LOOKUPS_PER_SECOND = 90;
+    /** --dns-lookups: lookups per second, and TCP conversations beside them. */
+    static final double DNS_HEAVY_LOOKUPS_PER_SECOND = 5_000;
+    static final double DNS_HEAVY_BACKGROUND_PER_SECOND = 300;
     /** Normal traffic goes on this long after the last flood SYN, so every flood SYN is unanswered
      * (docs/design.md: no answer and the capture went on for at least 3 s after it). */
     static final long FLOOD_TAIL_MICROS = 4_000_000L;
@@ -126,6 +165,8 @@ public final class NodeTraceGenerator {
 
     private final Options options;
     private final Rng rng;
+    /** The lookups' own stream, so that adding DNS leaves every TCP conversation of a trace as it was. */
+    private final Rng dnsRng;
     private final Topology topo;
     private final byte[] textPool;
     private final byte[] binaryPool;
@@ -136,8 +177,12 @@ public final class NodeTraceGenerator {
     private long scheduledPackets;
     private long scheduledBytes;
     private long attempts;
+    /** Distinct DNS queries (a query asked again from its socket with its id is the same query). */
+    private long dnsQueries;
+    /** "pod name" -> until when a search-list walk of that name by that pod counts as under way. */
+    private final Map<String, Long> walks = new HashMap<>();
     private long lastTs;
-    private final long[] planted = new long[PATTERNS.length];
+    private final long[] planted = new long[PATTERNS.length + DNS_PATTERNS.length];
     /** (client, server, port) of every unanswered attempt: at most one each, see class comment. */
     private final Set<Long> unansweredDials = new HashSet<>();
     private long floodV4Counter;
@@ -146,6 +191,7 @@ public final class NodeTraceGenerator {
     NodeTraceGenerator(Options options) {
         this.options = options;
         this.rng = new Rng(options.seed);
+        this.dnsRng = new Rng(mix64(options.seed) ^ 0x646e73L);
         this.topo = new Topology(rng);
         this.textPool = textPool(rng);
         this.binaryPool = new byte[POOL + MAX_MESSAGE];
@@ -201,13 +247,17 @@ public final class NodeTraceGenerator {
                 floodTrace(options.synFlood);
             } else if (options.shortConnections > 0) {
                 shortConnectionsTrace(options.shortConnections);
+            } else if (options.dnsLookups > 0) {
+                dnsTrace(options.dnsLookups);
             } else {
                 nodeTrace();
             }
             drainBefore(Long.MAX_VALUE);
         }
-        Summary s = new Summary(options.synFlood >= 0 ? "syn-flood" : options.shortConnections > 0 ? "short-connections" : "node", options.seed,
-                writer.packets, writer.bytes, attempts, planted.clone(), lastTs);
+        String kind = options.synFlood >= 0 ? "syn-flood" : options.shortConnections > 0 ? "short-connections"
+                : options.dnsLookups > 0 ? "dns" : "node";
+        Summary s = new Summary(kind, options.seed,
+                writer.packets, writer.bytes, attempts, dnsQueries, planted.clone(), lastTs);
         Path json = Paths.get(out + ".planted.json");
         Files.write(json, s.toJson().getBytes(StandardCharsets.UTF_8));
         return s;
@@ -217,11 +267,39 @@ public final class NodeTraceGenerator {
         long targetPackets = (options.packets > 0 ? options.packets : DEFAULT_PACKETS) * options.scale;
         long targetBytes = options.packets > 0 ? 0 : DEFAULT_BYTES * options.scale;
         double gap = 1e6 / CONVERSATIONS_PER_SECOND;
+        double lookupGap = 1e6 / DNS_LOOKUPS_PER_SECOND;
         long t = 0;
+        long nextLookup = options.dns ? dnsRng.exp(lookupGap) : Long.MAX_VALUE;
         while (scheduledPackets < targetPackets || scheduledBytes < targetBytes) {
+            if (nextLookup < t) {
+                drainBefore(nextLookup);
+                lookup(nextLookup, nodeLookupKind());
+                nextLookup += 1 + dnsRng.exp(lookupGap);
+                continue;
+            }
             drainBefore(t);
             conversation(t, true);
             t += 1 + rng.exp(gap);
+        }
+    }
+
+    /** --dns-lookups: a node whose pods resolve names all the time, beside a little TCP traffic. */
+    private void dnsTrace(long lookups) throws IOException {
+        double lookupGap = 1e6 / DNS_HEAVY_LOOKUPS_PER_SECOND;
+        double background = 1e6 / DNS_HEAVY_BACKGROUND_PER_SECOND;
+        long nextLookup = dnsRng.exp(lookupGap);
+        long nextConversation = rng.exp(background);
+        for (long i = 0; i < lookups; ) {
+            if (nextLookup <= nextConversation) {
+                drainBefore(nextLookup);
+                lookup(nextLookup, dnsLookupKind());
+                nextLookup += 1 + dnsRng.exp(lookupGap);
+                i++;
+            } else {
+                drainBefore(nextConversation);
+                conversation(nextConversation, false);
+                nextConversation += 1 + rng.exp(background);
+            }
         }
     }
 
@@ -698,6 +776,323 @@ public final class NodeTraceGenerator {
         return b;
     }
 
+    // ---------------------------------------------------------------- DNS lookups
+
+    /** What becomes of one getaddrinfo call. */
+    enum Lookup { ANSWERED, SEARCH_FAST, SEARCH_SLOW, NXDOMAIN, SERVFAIL, LOST, RACE }
+
+    /** A node's lookups: mostly answered at once; a few lost, failing or walking the search list. */
+    private Lookup nodeLookupKind() {
+        double u = dnsRng.nextDouble();
+        return u < 0.015 ? Lookup.LOST : u < 0.025 ? Lookup.SERVFAIL : u < 0.04 ? Lookup.SEARCH_SLOW
+                : u < 0.20 ? Lookup.SEARCH_FAST : u < 0.23 ? Lookup.NXDOMAIN : Lookup.ANSWERED;
+    }
+
+    /** --dns-lookups: every kind often, races too. */
+    private Lookup dnsLookupKind() {
+        double u = dnsRng.nextDouble();
+        return u < 0.06 ? Lookup.LOST : u < 0.10 ? Lookup.RACE : u < 0.18 ? Lookup.SERVFAIL
+                : u < 0.28 ? Lookup.SEARCH_SLOW : u < 0.53 ? Lookup.SEARCH_FAST : u < 0.61 ? Lookup.NXDOMAIN
+                : Lookup.ANSWERED;
+    }
+
+    static final int TYPE_A = 1;
+    static final int TYPE_AAAA = 28;
+    static final int NOERROR = 0;
+    static final int SERVFAIL = 2;
+    static final int NXDOMAIN = 3;
+    static final int TIMEOUT_MICROS = 5_000_000;   // glibc's timeout:5
+    static final String[] EXTERNAL_NAMES = {"api.example.com", "cdn.example.net", "auth.example.org",
+        "queue.example.com", "metrics.example.net", "hooks.example.org"};
+    static final String[] CORP_NAMES = {"db.corp.example.", "ldap.corp.example.", "vault.corp.example."};
+
+    /** One client socket of glibc's resolver: a pod's UDP port connected to the kube-dns address. */
+    private final class DnsSocket {
+        final Host client;
+        final Host vip;
+        final int port;
+        final int flow;
+        int ipId;
+
+        DnsSocket(Host client, Host vip) {
+            this.client = client;
+            this.vip = vip;
+            if (client.nextUdpPort < 0) {
+                client.nextUdpPort = dnsRng.between(32_768, 60_999);
+            }
+            this.port = client.nextUdpPort;
+            client.nextUdpPort = port >= 60_999 ? 32_768 : port + 1;
+            this.flow = dnsRng.nextInt(1 << 20);
+            this.ipId = dnsRng.nextInt(65536);
+        }
+
+        void query(long t, int id, String name, int type) {
+            send(t, id, name, type);
+            dnsQueries++;
+        }
+
+        /** The same query again, from the same socket with the same id: the same query, asked again. */
+        void again(long t, int id, String name, int type) {
+            send(t, id, name, type);
+        }
+
+        private void send(long t, int id, String name, int type) {
+            Pkt p = udp(t, client, vip, port, 53, dnsMessage(id, 0x0100, name, type, NOERROR, null));
+            p.ipId = ipId++;
+            p.flow = flow;
+            schedule(p);
+        }
+
+        /** The answer from the Service address: CoreDNS on another node, un-NATed by this one. */
+        void answer(long t, int id, String name, int type, int rcode, byte[] data) {
+            boolean cluster = name.endsWith(".cluster.local");
+            int flags = 0x8180 | (cluster ? 0x0400 : 0) | rcode;      // QR RD RA, AA for its own zone
+            Pkt p = udp(t, vip, client, 53, port, dnsMessage(id, flags, name, type, rcode, data));
+            p.ipId = dnsRng.nextInt(65536);
+            p.flow = dnsRng.nextInt(1 << 20);
+            p.dontFragment = false;
+            schedule(p);
+        }
+    }
+
+    /**
+     * One getaddrinfo(name, AF_UNSPEC) in a local pod, from {@code t}. glibc sends A and AAAA back to back from
+     * one socket per name it tries (its search list first for a name with fewer than 5 dots, the name itself
+     * last), moves on to the next name when both are NXDOMAIN, and sends both again from the same socket
+     * after 5 s when an answer is missing, or at once after SERVFAIL.
+     */
+    private void lookup(long t, Lookup kind) {
+        boolean v6 = dnsRng.chance(V6_SHARE);
+        Topology.Family f = topo.family(v6);
+        int podIndex = dnsRng.nextInt(f.pods.length);
+        Host client = f.pods[podIndex];
+        Host vip = f.services[1];                                   // kube-system/kube-dns
+        String ns = Topology.NAMESPACES[podIndex % Topology.NAMESPACES.length];
+        String[] search = {ns + ".svc.cluster.local", "svc.cluster.local", "cluster.local"};
+        String service = Topology.WORDS[dnsRng.nextInt(Topology.WORDS.length)];
+        switch (kind) {
+            case ANSWERED:
+                ask(t, client, vip, service + "." + search[0], NOERROR, dnsRng.between(150, 1_200));
+                break;
+            case SEARCH_FAST:
+            case SEARCH_SLOW: {
+                String name = EXTERNAL_NAMES[dnsRng.nextInt(EXTERNAL_NAMES.length)];
+                // One walk of a name per pod in 10 s: two walks of one name by one pod, interleaved or close,
+                // would not say which NXDOMAINs held which answer up. A walk takes under 0.1 s.
+                for (int k = 0; walks.getOrDefault(client.id + " " + name, -1L) > t; k++) {
+                    name = EXTERNAL_NAMES[(k + 1) % EXTERNAL_NAMES.length];
+                    if (k >= EXTERNAL_NAMES.length) {
+                        name = "n" + k + "." + name;
+                    }
+                }
+                walks.put(client.id + " " + name, t + 10_000_000);
+                for (String domain : search) {
+                    // CoreDNS answers its own zone from memory; a slow one is far away or busy.
+                    int rtt = kind == Lookup.SEARCH_SLOW ? dnsRng.between(5_000, 12_000) : dnsRng.between(100, 900);
+                    t = ask(t, client, vip, name + "." + domain, NXDOMAIN, rtt) + dnsRng.between(15, 60);
+                }
+                ask(t, client, vip, name, NOERROR, dnsRng.logUniform(1_000, 30_000));
+                if (kind == Lookup.SEARCH_SLOW) {
+                    planted[DNS_SEARCH_EXPANSION] += 2;                    // the A and the AAAA of the name
+                }
+                break;
+            }
+            case NXDOMAIN: {
+                // A Service that is gone, asked for by name and namespace: no search domain holds it.
+                String name = service + "-v1." + Topology.NAMESPACES[dnsRng.nextInt(Topology.NAMESPACES.length)];
+                for (String domain : search) {
+                    t = ask(t, client, vip, name + "." + domain, NXDOMAIN, dnsRng.between(100, 900))
+                            + dnsRng.between(15, 60);
+                }
+                ask(t, client, vip, name, NXDOMAIN, dnsRng.logUniform(1_000, 20_000));
+                break;
+            }
+            case SERVFAIL: {
+                // An absolute name whose upstream fails: SERVFAIL after CoreDNS's forward gave up, asked again
+                // at once and answered SERVFAIL again.
+                String name = CORP_NAMES[dnsRng.nextInt(CORP_NAMES.length)];
+                DnsSocket sock = new DnsSocket(client, vip);
+                int idA = dnsRng.nextInt(65536);
+                int idAaaa = otherId(idA);
+                for (int round = 0; round < 2; round++) {
+                    long aaaa = t + dnsRng.between(15, 120);
+                    if (round == 0) {
+                        sock.query(t, idA, name, TYPE_A);
+                        sock.query(aaaa, idAaaa, name, TYPE_AAAA);
+                    } else {
+                        sock.again(t, idA, name, TYPE_A);
+                        sock.again(aaaa, idAaaa, name, TYPE_AAAA);
+                    }
+                    int rtt = round == 0 ? dnsRng.between(2_000, 8_000) : dnsRng.between(100, 400);
+                    long a = t + rtt;
+                    long b = Math.max(a + 5, aaaa + rtt + dnsRng.between(-50, 50));
+                    sock.answer(a, idA, name, TYPE_A, SERVFAIL, null);
+                    sock.answer(b, idAaaa, name, TYPE_AAAA, SERVFAIL, null);
+                    t = b + dnsRng.between(15, 60);
+                }
+                planted[DNS_ERROR] += 2;
+                break;
+            }
+            case LOST:
+            case RACE: {
+                String name = service + "." + search[0];
+                DnsSocket sock = new DnsSocket(client, vip);
+                int idA = dnsRng.nextInt(65536);
+                int idAaaa = otherId(idA);
+                // Back to back, as glibc sends them (sendmmsg): the race needs both in flight at once.
+                long aaaa = t + dnsRng.between(15, 120);
+                sock.query(t, idA, name, TYPE_A);
+                sock.query(aaaa, idAaaa, name, TYPE_AAAA);
+                if (kind == Lookup.RACE) {
+                    // The A won the conntrack insert race and is answered; the AAAA lost it and was dropped.
+                    sock.answer(t + dnsRng.between(150, 1_200), idA, name, TYPE_A, NOERROR, address(name, TYPE_A));
+                    planted[DNS_RACE_LOST]++;
+                } else {
+                    planted[DNS_NO_RESPONSE] += 2;
+                }
+                long again = t + TIMEOUT_MICROS + dnsRng.between(100, 3_000);
+                long again6 = again + dnsRng.between(15, 120);
+                sock.again(again, idA, name, TYPE_A);
+                sock.again(again6, idAaaa, name, TYPE_AAAA);
+                int rtt = dnsRng.between(150, 1_200);
+                sock.answer(again + rtt, idA, name, TYPE_A, NOERROR, address(name, TYPE_A));
+                sock.answer(again6 + rtt + dnsRng.between(5, 100), idAaaa, name, TYPE_AAAA, NOERROR,
+                        address(name, TYPE_AAAA));
+                break;
+            }
+            default:
+                throw new IllegalStateException(kind.toString());
+        }
+    }
+
+    /**
+     * A and AAAA for {@code name} from a new socket at {@code t}, each answered {@code rtt} (give or take) after
+     * it left with {@code rcode}; returns the time of the later answer.
+     */
+    private long ask(long t, Host client, Host vip, String name, int rcode, int rtt) {
+        DnsSocket sock = new DnsSocket(client, vip);
+        int idA = dnsRng.nextInt(65536);
+        int idAaaa = otherId(idA);
+        long aaaa = t + dnsRng.between(15, 120);
+        sock.query(t, idA, name, TYPE_A);
+        sock.query(aaaa, idAaaa, name, TYPE_AAAA);
+        long a = t + rtt;
+        long b = Math.max(a + 5, aaaa + rtt + dnsRng.between(-rtt / 8, rtt / 8));
+        sock.answer(a, idA, name, TYPE_A, rcode, rcode == NOERROR ? address(name, TYPE_A) : null);
+        sock.answer(b, idAaaa, name, TYPE_AAAA, rcode, rcode == NOERROR ? address(name, TYPE_AAAA) : null);
+        return b;
+    }
+
+    /** The AAAA query's id: random, and not the A's, so that an id alone tells the two apart as the eye reads them. */
+    private int otherId(int idA) {
+        int id;
+        do {
+            id = dnsRng.nextInt(65536);
+        } while (id == idA);
+        return id;
+    }
+
+    /**
+     * The record data of a name's answer, null for none (NOERROR without data): a Service's ClusterIP (its IPv6
+     * one only for the half of the Services that are dual-stack), an outside name's address.
+     */
+    private byte[] address(String name, int type) {
+        int h = name.hashCode();
+        if (name.endsWith(".cluster.local")) {
+            Topology.Family f = topo.family(type == TYPE_AAAA);
+            if (type == TYPE_AAAA && (h & 1) == 0) {
+                return null;
+            }
+            return f.services[2 + Math.floorMod(h, f.services.length - 2)].ip;
+        }
+        Topology.Family f = topo.family(type == TYPE_AAAA);
+        return f.external[Math.floorMod(h, f.external.length)].ip;
+    }
+
+    /**
+     * A DNS message over UDP (RFC 1035 4.1): a query with RD, or an answer with its record (the owner a pointer to
+     * the question's name) and, for NXDOMAIN and NOERROR without data, the zone's SOA in the authority section
+     * (RFC 2308), as CoreDNS answers.
+     */
+    static byte[] dnsMessage(int id, int flags, String name, int type, int rcode, byte[] data) {
+        byte[] qname = dnsName(name);
+        boolean response = (flags & 0x8000) != 0;
+        boolean soa = response && data == null && (rcode == NXDOMAIN || rcode == NOERROR);
+        byte[] zone = soa ? dnsName(name.endsWith(".cluster.local") ? "cluster.local" : name.substring(name.indexOf('.') + 1))
+                : null;
+        byte[] soaData = soa ? soaRdata(zone) : null;
+        int len = 12 + qname.length + 4 + (data != null ? 12 + data.length : 0)
+                + (soa ? zone.length + 10 + soaData.length : 0);
+        byte[] b = new byte[len];
+        putShortBE(b, 0, id);
+        putShortBE(b, 2, flags);
+        putShortBE(b, 4, 1);
+        putShortBE(b, 6, data != null ? 1 : 0);
+        putShortBE(b, 8, soa ? 1 : 0);
+        int o = 12;
+        System.arraycopy(qname, 0, b, o, qname.length);
+        o += qname.length;
+        putShortBE(b, o, type);
+        putShortBE(b, o + 2, 1);
+        o += 4;
+        if (data != null) {
+            putShortBE(b, o, 0xc00c);
+            putShortBE(b, o + 2, type);
+            putShortBE(b, o + 4, 1);
+            putIntBE(b, o + 6, 30);
+            putShortBE(b, o + 10, data.length);
+            System.arraycopy(data, 0, b, o + 12, data.length);
+            o += 12 + data.length;
+        }
+        if (soa) {
+            System.arraycopy(zone, 0, b, o, zone.length);
+            o += zone.length;
+            putShortBE(b, o, 6);
+            putShortBE(b, o + 2, 1);
+            putIntBE(b, o + 4, 5);
+            putShortBE(b, o + 8, soaData.length);
+            System.arraycopy(soaData, 0, b, o + 10, soaData.length);
+        }
+        return b;
+    }
+
+    /** A name in labels ("a.b." -> 1 'a' 1 'b' 0); a trailing dot changes nothing. */
+    static byte[] dnsName(String name) {
+        byte[] n = name.getBytes(StandardCharsets.US_ASCII);
+        int end = n.length > 0 && n[n.length - 1] == '.' ? n.length - 1 : n.length;
+        byte[] b = new byte[end + 2];
+        int o = 0;
+        int start = 0;
+        for (int i = 0; i <= end; i++) {
+            if (i == end || n[i] == '.') {
+                b[o++] = (byte) (i - start);
+                System.arraycopy(n, start, b, o, i - start);
+                o += i - start;
+                start = i + 1;
+            }
+        }
+        b[o] = 0;
+        return b;
+    }
+
+    /** ns.dns.ZONE hostmaster.ZONE serial refresh retry expire minimum, as CoreDNS's kubernetes plugin writes it. */
+    static byte[] soaRdata(byte[] zone) {
+        byte[] ns = {2, 'n', 's', 3, 'd', 'n', 's'};
+        byte[] hm = {10, 'h', 'o', 's', 't', 'm', 'a', 's', 't', 'e', 'r'};
+        byte[] b = new byte[ns.length + zone.length + hm.length + zone.length + 20];
+        int o = 0;
+        for (byte[] part : new byte[][] {ns, zone, hm, zone}) {
+            System.arraycopy(part, 0, b, o, part.length);
+            o += part.length;
+        }
+        int[] times = {1_700_000_000, 7200, 1800, 86400, 5};
+        for (int v : times) {
+            putIntBE(b, o, v);
+            o += 4;
+        }
+        return b;
+    }
+
     private static String hostHeader(Dial d) {
         String a = Topology.format(d.server.ip);
         return (d.server.v6 ? "[" + a + "]" : a) + ":" + d.port;
@@ -850,6 +1245,20 @@ public final class NodeTraceGenerator {
         return p;
     }
 
+    /** A UDP datagram carrying {@code payload}. */
+    static Pkt udp(long ts, Host src, Host dst, int sport, int dport, byte[] payload) {
+        Pkt p = new Pkt();
+        p.ts = ts;
+        p.src = src;
+        p.dst = dst;
+        p.sport = sport;
+        p.dport = dport;
+        p.udp = true;
+        p.head = payload;
+        p.payLen = payload.length;
+        return p;
+    }
+
     private Pkt icmp(long ts, Host src, Host dst, int type, int code, Pkt quoted, int quoteTtl,
             boolean minimalQuote) {
         Pkt p = new Pkt();
@@ -876,7 +1285,7 @@ public final class NodeTraceGenerator {
         if (p.quote != null) {
             return ipHeader + 8 + p.quoteLen;
         }
-        return ipHeader + tcpHeaderLen(p.opt) + p.payLen;
+        return ipHeader + (p.udp ? 8 : tcpHeaderLen(p.opt)) + p.payLen;
     }
 
     static int frameLen(Pkt p) {
@@ -906,6 +1315,8 @@ public final class NodeTraceGenerator {
         int tos;
         boolean dontFragment = true;
         boolean pad60;
+        /** A UDP datagram: its payload is all of {@code head}. */
+        boolean udp;
         int payLen;
         int payOff;
         byte[] head;
@@ -1103,7 +1514,7 @@ public final class NodeTraceGenerator {
             b[o + 1] = (byte) (((p.tos & 0x0f) << 4) | ((p.flow >>> 16) & 0x0f));
             putShortBE(b, o + 2, p.flow & 0xffff);
             putShortBE(b, o + 4, l4Len);
-            b[o + 6] = (byte) (icmp ? 58 : 6);
+            b[o + 6] = (byte) (icmp ? 58 : p.udp ? 17 : 6);
             b[o + 7] = (byte) ttl;
             System.arraycopy(p.src.ip, 0, b, o + 8, 16);
             System.arraycopy(p.dst.ip, 0, b, o + 24, 16);
@@ -1114,7 +1525,7 @@ public final class NodeTraceGenerator {
             putShortBE(b, o + 4, p.ipId & 0xffff);
             putShortBE(b, o + 6, p.dontFragment ? 0x4000 : 0);
             b[o + 8] = (byte) ttl;
-            b[o + 9] = (byte) (icmp ? 1 : 6);
+            b[o + 9] = (byte) (icmp ? 1 : p.udp ? 17 : 6);
             putShortBE(b, o + 10, 0);
             System.arraycopy(p.src.ip, 0, b, o + 12, 4);
             System.arraycopy(p.dst.ip, 0, b, o + 16, 4);
@@ -1131,6 +1542,14 @@ public final class NodeTraceGenerator {
                 s = pseudoHeader(p, l4Len, 58, s);
             }
             putShortBE(b, l4 + 2, ~fold(s) & 0xffff);
+        } else if (p.udp) {
+            putShortBE(b, l4, p.sport);
+            putShortBE(b, l4 + 2, p.dport);
+            putShortBE(b, l4 + 4, l4Len);
+            putShortBE(b, l4 + 6, 0);
+            System.arraycopy(p.head, 0, b, l4 + 8, p.payLen);
+            int c = ~fold(pseudoHeader(p, l4Len, 17, sum(b, l4, l4Len, 0))) & 0xffff;
+            putShortBE(b, l4 + 6, c == 0 ? 0xffff : c);      // RFC 768: a computed zero is sent as all ones
         } else {
             renderTcp(p, b, l4);
             long s = pseudoHeader(p, l4Len, 6, sum(b, l4, l4Len, 0));
@@ -1255,6 +1674,8 @@ public final class NodeTraceGenerator {
         private final int portLow;
         private final int portHigh;
         private int nextPort;
+        /** The next UDP port of a pod's resolver socket, -1 until its first (drawn from the lookups' stream). */
+        int nextUdpPort = -1;
 
         Host(int id, byte[] ip, byte[] mac, int portLow, int portHigh) {
             this.id = id;
@@ -1537,9 +1958,11 @@ public final class NodeTraceGenerator {
         int scale = 1;
         long synFlood = -1;
         long shortConnections = -1;
+        long dnsLookups = -1;
         int vxlan;
         int geneve;
         boolean ipip;
+        boolean dns;
         boolean help;
 
         public static Options parse(String... args) {
@@ -1560,6 +1983,10 @@ public final class NodeTraceGenerator {
                     o.ipip = true;
                     continue;
                 }
+                if (a.equals("--dns")) {
+                    o.dns = true;
+                    continue;
+                }
                 if (v == null) {
                     if (i + 1 >= args.length) {
                         throw new IllegalArgumentException(a + " needs a value");
@@ -1573,6 +2000,7 @@ public final class NodeTraceGenerator {
                     case "--scale": o.scale = (int) number(a, v, 1); break;
                     case "--syn-flood": o.synFlood = number(a, v, 0); break;
                     case "--short-connections": o.shortConnections = number(a, v, 1); break;
+                    case "--dns-lookups": o.dnsLookups = number(a, v, 1); break;
                     case "--vxlan": o.vxlan = (int) number(a, v, 1); break;
                     case "--geneve": o.geneve = (int) number(a, v, 1); break;
                     default: throw new IllegalArgumentException("unknown option " + a);
@@ -1581,8 +2009,8 @@ public final class NodeTraceGenerator {
             if (!o.help && o.out == null) {
                 throw new IllegalArgumentException("--out FILE is required");
             }
-            if (o.synFlood >= 0 && o.shortConnections > 0) {
-                throw new IllegalArgumentException("--syn-flood and --short-connections: one at most");
+            if ((o.synFlood >= 0 ? 1 : 0) + (o.shortConnections > 0 ? 1 : 0) + (o.dnsLookups > 0 ? 1 : 0) > 1) {
+                throw new IllegalArgumentException("--syn-flood, --short-connections and --dns-lookups: one at most");
             }
             if ((o.vxlan > 0 ? 1 : 0) + (o.geneve > 0 ? 1 : 0) + (o.ipip ? 1 : 0) > 1) {
                 throw new IllegalArgumentException("--vxlan, --geneve and --ipip: one at most");
@@ -1610,28 +2038,34 @@ public final class NodeTraceGenerator {
         public final long packets;
         public final long bytes;
         public final long attempts;
-        /** Planted attempts per pattern, indexed like {@link #PATTERNS}. */
+        public final long dnsQueries;
+        /** Planted attempts per pattern, indexed like {@link #PATTERNS} followed by {@link #DNS_PATTERNS}. */
         public final long[] findings;
         public final long captureMicros;
 
-        Summary(String kind, long seed, long packets, long bytes, long attempts, long[] findings,
+        Summary(String kind, long seed, long packets, long bytes, long attempts, long dnsQueries, long[] findings,
                 long captureMicros) {
             this.kind = kind;
             this.seed = seed;
             this.packets = packets;
             this.bytes = bytes;
             this.attempts = attempts;
+            this.dnsQueries = dnsQueries;
             this.findings = findings;
             this.captureMicros = captureMicros;
         }
 
         public long findings(String pattern) {
-            for (int i = 0; i < PATTERNS.length; i++) {
-                if (PATTERNS[i].equals(pattern)) {
+            for (int i = 0; i < findings.length; i++) {
+                if (pattern(i).equals(pattern)) {
                     return findings[i];
                 }
             }
             throw new IllegalArgumentException(pattern);
+        }
+
+        static String pattern(int i) {
+            return i < PATTERNS.length ? PATTERNS[i] : DNS_PATTERNS[i - PATTERNS.length];
         }
 
         String toJson() {
@@ -1644,9 +2078,10 @@ public final class NodeTraceGenerator {
                     .append("  \"capture_seconds\": ")
                     .append(String.format(Locale.ROOT, "%.6f", captureMicros / 1e6)).append(",\n")
                     .append("  \"attempts\": ").append(attempts).append(",\n")
+                    .append("  \"dns_queries\": ").append(dnsQueries).append(",\n")
                     .append("  \"findings\": {");
-            for (int i = 0; i < PATTERNS.length; i++) {
-                sb.append(i == 0 ? "\n" : ",\n").append("    \"").append(PATTERNS[i]).append("\": ")
+            for (int i = 0; i < findings.length; i++) {
+                sb.append(i == 0 ? "\n" : ",\n").append("    \"").append(pattern(i)).append("\": ")
                         .append(findings[i]);
             }
             return sb.append("\n  }\n}\n").toString();

@@ -6,9 +6,11 @@ usage: check.py REPORT.json FILE.planted.json LABEL
 Per pattern, the sum of `attempts` over findings[] must equal the planted count (for no-response,
 plus attempts.evicted: a full tracker evicts unanswered attempts and counts them); attempts in
 findings beyond pcapdiag's --max-findings are not listed but counted per pattern in
-`findings_not_listed`, and are added (shown apart). Also compared:
-packets read (captures[].packets) and attempts.total. Prints one line per check, then the
-tracker's eviction count; exits 1 on any mismatch, 2 when the report cannot be read.
+`findings_not_listed`, and are added (shown apart). A DNS pattern's attempts are DNS queries.
+Also compared: packets read (captures[].packets), attempts.total (TCP connection attempts) and
+dns_queries.total (distinct DNS queries), and each listed DNS finding's rcode with what was planted
+for its pattern (dns-error: SERVFAIL; dns-search-expansion: NOERROR). Prints one line per check,
+then the tracker's eviction count; exits 1 on any mismatch, 2 when the report cannot be read.
 """
 import json
 import sys
@@ -53,6 +55,14 @@ def main(argv):
     total = (report.get("attempts") or {}).get("total")
     if total is not None:
         rows.append(("(attempts.total)", planted["attempts"], int(total), ""))
+    if "dns_queries" in planted:
+        queries = (report.get("dns_queries") or {}).get("total")
+        rows.append(("(dns_queries.total)", planted["dns_queries"], int(queries or 0), ""))
+    # What the generator plants answers each DNS pattern with one rcode: the listed findings must carry it.
+    for pattern, rcode in (("dns-error", "SERVFAIL"), ("dns-search-expansion", "NOERROR")):
+        if planted["findings"].get(pattern):
+            odd = sum(1 for f in report.get("findings", []) if f["pattern"] == pattern and f.get("rcode") != rcode)
+            rows.append((f"({pattern} not {rcode})", 0, odd, ""))
 
     # A bounded tracker evicts the oldest undecided attempts when it is full (a SYN flood): they are
     # counted in attempts.evicted and never judged (docs/design.md), and the performance issue asks that the

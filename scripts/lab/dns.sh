@@ -42,12 +42,25 @@ dns_pod_add() {
     nsx "$ns" ip route add default via "$GW4"
 }
 
-# dns_serve NS ADDR [upstream]: unbound in NS on ADDR:53 (UDP and TCP), authoritative-like for
+# dns_serve NS ADDR [ZONE_SERVER]: unbound in NS on ADDR:53 (UDP and TCP), authoritative-like for
 # cluster.local (static zone: what it does not hold is NXDOMAIN, as CoreDNS's kubernetes plugin answers)
 # and forwarding everything else to the upstream resolver, as CoreDNS's `forward . /etc/resolv.conf` does.
+# With ZONE_SERVER, cluster.local is forwarded to that server instead of answered here (zone_serve).
 dns_serve() {
-    local ns=$1 addr=$2 conf log
+    local ns=$1 addr=$2 zone_server=${3:-} conf log cluster_zone
     conf=$WORK/unbound.${ns#"$LAB_PREFIX"}.conf log=$WORK/unbound.${ns#"$LAB_PREFIX"}.log
+    if [[ -z $zone_server ]]; then
+        cluster_zone="    local-zone: \"cluster.local.\" static
+    local-data: \"web.default.svc.cluster.local. 30 IN A $SVC4\"
+    local-data: \"kube-dns.kube-system.svc.cluster.local. 30 IN A $DNS_VIP\""
+    else
+        # transparent: no local data, so the names go to the forward zone below (a static zone, or the
+        # default one unbound may hold for local., would answer them here).
+        cluster_zone="    local-zone: \"cluster.local.\" transparent
+forward-zone:
+    name: \"cluster.local.\"
+    forward-addr: $zone_server"
+    fi
     cat >"$conf" <<EOF
 server:
     interface: $addr
@@ -65,9 +78,7 @@ server:
     access-control: 10.244.0.0/16 allow
     module-config: "iterator"
     qname-minimisation: no
-    local-zone: "cluster.local." static
-    local-data: "web.default.svc.cluster.local. 30 IN A $SVC4"
-    local-data: "kube-dns.kube-system.svc.cluster.local. 30 IN A $DNS_VIP"
+$cluster_zone
 forward-zone:
     name: "."
     forward-addr: $UPSTREAM4
@@ -112,6 +123,22 @@ EOF
     # Pod traffic leaves the node masqueraded to its address, as every CNI's ip-masq does.
     nsx "$NS_NODE" iptables -t nat -A POSTROUTING -s 10.244.0.0/16 -o eth0 \
         -m comment --comment "ip-masq: pod traffic leaving the node" -j MASQUERADE
+}
+
+# zone_serve DELAY_MS: the server that holds cluster.local for the DNS pods, off the node (as NodeLocal
+# DNSCache forwards cluster.local to CoreDNS on other nodes, or a DNS pod forwards a stub domain to a
+# server in another network): dns.py serve on $ZONE4 in the outside namespace, answering after DELAY_MS.
+# It knows web.default.svc.cluster.local and kube-dns.kube-system.svc.cluster.local; any other name in
+# the zone is NXDOMAIN.
+ZONE4=198.51.100.53
+zone_serve() {
+    local delay=$1 log=$WORK/zone.log
+    nsx "$NS_LB" ip addr add "$ZONE4/24" dev eth0
+    ip netns exec "$NS_LB" python3 "$DNS_PY" serve "$ZONE4" cluster.local --delay "$delay" \
+        --record "web.default.svc.cluster.local=$SVC4" --record "kube-dns.kube-system.svc.cluster.local=$DNS_VIP" \
+        >"$log" 2>&1 9>&- &
+    BG_PIDS+=($!)
+    wait_for "$log" "listening" || die "$SCENARIO: the cluster.local server did not start: $(cat "$log")"
 }
 
 # kube_dns_rules IP...: kube-proxy's rules for kube-dns (ports dns 53/UDP and dns-tcp 53/TCP), one
@@ -297,11 +324,15 @@ sc_dns_servfail() {
 
 # dns-search-expansion: ndots:5 and a name with two dots: glibc tries every search domain first
 # (api.example.com.default.svc.cluster.local, .svc.cluster.local, .cluster.local: NXDOMAIN, A and AAAA
-# each) before the name itself, which the upstream resolver answers.
+# each) before the name itself, which the upstream resolver answers. The DNS pod forwards cluster.local
+# to a server off the node that answers after ZONE_DELAY ms (zone_serve), so each search domain costs
+# the client a round trip to it, as it does where the cluster's DNS is not on the client's node.
+ZONE_DELAY=${PDLAB_ZONE_DELAY:-8}
 sc_dns_search_expansion() {
     dns_topo_up 1 allow
     brnf 1
-    dns_serve "$NS_DNS1" "$DNS1"
+    zone_serve "$ZONE_DELAY"
+    dns_serve "$NS_DNS1" "$DNS1" "$ZONE4"
     kube_dns_rules "$DNS1"
     record_dns veth-dns1 eth0
     lookup ok "$UPSTREAM_NAME"
@@ -310,6 +341,10 @@ sc_dns_search_expansion() {
     expect pod-eth0 "udp and src host $DNS_VIP and $(dns_rcode 3)" 6 6
     expect pod-eth0 "udp and src host $DNS_VIP and $(dns_rcode 0)" 2 2
     expect any "ifindex 6 and udp and src host $UPSTREAM4 and src port 53 and $(dns_rcode 0)" 2 2   # on eth0
+    expect any "ifindex 6 and udp and src host $ZONE4 and src port 53 and $(dns_rcode 3)" 6 6      # on eth0
+    # The contract's dns-search-expansion needs the NXDOMAIN answers to cost 10 ms or more in total:
+    # from the first query to the last NXDOMAIN at least 3 times the zone server's delay.
+    expect_apart pod-eth0 "udp and dst host $DNS_VIP and dst port 53" "udp and src host $DNS_VIP and $(dns_rcode 3)" $((3 * ZONE_DELAY))
 }
 
 # udp-unreachable: a UDP Service (statsd, 10.96.81.25:8125 -> pod B:8125) whose pod does not listen on
@@ -370,6 +405,19 @@ expect_within() {
     gap=$(tcpdump -tt -nr "${files[0]}" "$filter" 2>/dev/null | awk 'NR == 1 { t = $1 } NR == 2 { printf "%d", ($1 - t) * 1000000; exit }')
     [[ -n $gap ]] || die "$SCENARIO: $view has fewer than two packets matching '$filter'"
     ((gap < ms * 1000)) || die "$SCENARIO: $view: the first two packets matching '$filter' are $gap us apart, not under $ms ms"
+}
+
+# expect_apart VIEW FIRST LAST MS: the last packet of VIEW matching LAST is at least MS ms after the
+# first matching FIRST.
+expect_apart() {
+    local view=$1 first=$2 last=$3 ms=$4 files t0 t1 gap
+    files=("$WORK/$SCENARIO.$view".pcap*)
+    t0=$(tcpdump -tt -nr "${files[0]}" "$first" 2>/dev/null | awk 'NR == 1 { print $1; exit }')
+    t1=$(tcpdump -tt -nr "${files[0]}" "$last" 2>/dev/null | awk 'END { print $1 }')
+    [[ -n $t0 && -n $t1 ]] || die "$SCENARIO: $view has no packet matching '$first' or '$last'"
+    gap=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000000 }')
+    ((gap >= ms * 1000)) || die "$SCENARIO: $view: '$last' ends $gap us after '$first' begins, not $ms ms or more"
+    say "  $view: $((gap / 1000)) ms from the first '$first' to the last '$last'"
 }
 
 # race_probe FILE: the kernel release and conntrack -S (summed over CPUs) before and after RACE_LOOKUPS
