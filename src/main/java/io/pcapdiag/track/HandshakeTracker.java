@@ -46,7 +46,7 @@ public final class HandshakeTracker {
     static final int DNS_PORT = 53;
     /** The id a UDP exchange that is no DNS query is keyed by in {@link #udpTable}. */
     static final int NO_ID = -1;
-    /** How far back from the newest exchange a query's socket sibling or a truncated answer's query is looked for. */
+    /** How far back from the newest exchange a truncated answer's query is looked for. */
     private static final int RECENT_SCAN_LIMIT = 64;
     /** How far back a seq-less ICMP quote (cut by a short snaplen) is matched by ports alone. */
     private static final int QUOTE_SCAN_LIMIT = 4096;
@@ -59,6 +59,12 @@ public final class HandshakeTracker {
     private final AttemptTable udpTable = new AttemptTable();
     /** DNS queries over TCP, by (client address, client port, DNS id). */
     private final AttemptTable tcpDnsTable = new AttemptTable();
+    /** The query each socket (client address and port) sent last, while it is open: its next query's race sibling. */
+    private final java.util.HashMap<Socket, Attempt> lastQuery = new java.util.HashMap<>();
+
+    private record Socket(long hi, long lo, int port) {
+    }
+
     /** NXDOMAIN answers per client, for the search-list expansion of the names it resolves next. */
     private final SearchMisses searchMisses = new SearchMisses();
     /**
@@ -324,6 +330,7 @@ public final class HandshakeTracker {
             linkSibling(q);
             return;
         }
+        searchMisses.server(v.srcHi, v.srcLo);
         Attempt a = queries.get(v.dstHi, v.dstLo, v.dstPort, v.dnsId);
         if (a == null || !a.answeredBy(v)) {
             unmatched();
@@ -372,16 +379,10 @@ public final class HandshakeTracker {
 
     /** Pairs a new query with the one its socket sent just before, within {@link #RACE_WINDOW_NANOS}. */
     private void linkSibling(Attempt q) {
-        Iterator<Attempt> it = queue.descendingIterator();
-        it.next(); // q itself
-        for (int i = 0; i < RECENT_SCAN_LIMIT && it.hasNext(); i++) {
-            Attempt p = it.next();
-            if (p.query != null && p.sibling == null && p.clientPort == q.clientPort && p.clientIs(q.clientHi, q.clientLo)
-                    && q.synNanos - p.synNanos <= RACE_WINDOW_NANOS && p.synNanos <= q.synNanos) {
-                p.sibling = q;
-                q.sibling = p;
-                return;
-            }
+        Attempt p = lastQuery.put(new Socket(q.clientHi, q.clientLo, q.clientPort), q);
+        if (p != null && p.sibling == null && q.synNanos - p.synNanos <= RACE_WINDOW_NANOS && p.synNanos <= q.synNanos) {
+            p.sibling = q;
+            q.sibling = p;
         }
     }
 
@@ -483,6 +484,9 @@ public final class HandshakeTracker {
 
     private void decide(Attempt a, long now) {
         (a.udp ? udpTable : a.query != null ? tcpDnsTable : table).remove(a);
+        if (a.query != null) {
+            lastQuery.remove(new Socket(a.clientHi, a.clientLo, a.clientPort), a);
+        }
         a.outcome = outcomeOf(a, now);
         // A UDP exchange or DNS query is never reused: a query's sibling stays the query it was.
         if (!sink.decided(a) && !a.exchange() && freeCount < MAX_FREE) {

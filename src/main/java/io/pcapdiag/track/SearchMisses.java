@@ -11,7 +11,8 @@ import java.util.Map;
  * {@code api.example.com.default.svc.cluster.local.}, {@code api.example.com.svc.cluster.local.},
  * {@code api.example.com.cluster.local.} and only then {@code api.example.com.} (glibc resolv/res_query.c,
  * {@code __res_context_search}). Bounded: {@link #CLIENTS} clients, the least recent forgotten first, and
- * {@link #PER_CLIENT} answers each.
+ * {@link #PER_CLIENT} answers each. A client that answers DNS queries itself (a DNS pod forwarding its clients'
+ * names, NodeLocal DNSCache) asks what its clients asked: its NXDOMAINs are theirs, not a search list of its own.
  */
 final class SearchMisses {
     static final int CLIENTS = 4096;
@@ -29,6 +30,18 @@ final class SearchMisses {
             return size() > CLIENTS;
         }
     };
+    /** Addresses seen answering DNS queries, the least recent forgotten past {@link #CLIENTS}. */
+    private final Map<Client, Boolean> servers = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Client, Boolean> eldest) {
+            return size() > CLIENTS;
+        }
+    };
+
+    /** The address {@code hi}:{@code lo} sent a DNS response. */
+    void server(long hi, long lo) {
+        servers.put(new Client(hi, lo), Boolean.TRUE);
+    }
 
     /** Query {@code q} was answered by the address it dialed with {@code rcode}. */
     void answered(Attempt q, int rcode) {
@@ -37,6 +50,9 @@ final class SearchMisses {
             return;
         }
         Client c = new Client(q.clientHi, q.clientLo);
+        if (servers.containsKey(c)) {
+            return;
+        }
         if (rcode == 3) {
             ArrayDeque<Miss> misses = byClient.computeIfAbsent(c, k -> new ArrayDeque<>());
             if (misses.size() == PER_CLIENT) {

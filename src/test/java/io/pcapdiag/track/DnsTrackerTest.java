@@ -285,4 +285,25 @@ class DnsTrackerTest {
         assertEquals(Outcome.BYPASSED, h.only().outcome());
         assertEquals(Pattern.NAT_BYPASS_REPLY, Rules.classify(h.only()));
     }
+
+    @Test
+    void aDnsServerForwardingItsClientsSuffixedNamesHasNoSearchListOfItsOwn() {
+        // The DNS pod answers a client (so it is a DNS server), then forwards suffixed names upstream.
+        h.feed(T0, udp(CLIENT, 40001, DNS_POD, 53, DnsBuilder.query(1, NAME, 1).build()));
+        h.feed(T0 + MS, udp(DNS_POD, 53, CLIENT, 40001, ok(1, NAME, 1).build()));
+        long t = T0 + 2 * MS;
+        int id = 200;
+        for (String suffix : new String[] {".default.svc.cluster.local", ".svc.cluster.local", ".cluster.local"}) {
+            String n = "api.example.com" + suffix;
+            h.feed(t, udp(DNS_POD, 50000, "198.51.100.1", 53, DnsBuilder.query(id, n, 1).build()));
+            h.feed(t + 9 * MS, udp("198.51.100.1", 53, DNS_POD, 50000, DnsBuilder.query(id, n, 1).response(3).build()));
+            t += 10 * MS;
+            id++;
+        }
+        h.feed(t, udp(DNS_POD, 50000, "198.51.100.1", 53, DnsBuilder.query(id, "api.example.com", 1).build()));
+        h.feed(t + MS, udp("198.51.100.1", 53, DNS_POD, 50000, ok(id, "api.example.com", 1).build()));
+        h.finish();
+        assertEquals(0, decided(id).searchMisses());
+        assertNull(Rules.classify(decided(id)));
+    }
 }
