@@ -278,6 +278,9 @@ public final class TextReporter implements Reporter {
         for (String c : x.checks()) {
             wrap("  Check: ", "    ", c);
         }
+        if (x.remedies().isEmpty()) {
+            return; // every fix was for a cause the context ruled out: none is offered
+        }
         out.println("  Fixes:");
         int n = 1;
         for (Explanation.Remedy rem : x.remedies()) {
