@@ -258,12 +258,12 @@ public final class LiveCommand implements Callable<Integer> {
             }
         };
         java.util.function.Consumer<String> say = ErrLines.to(err, err);
-        List<Reporter> reporters = new java.util.ArrayList<>(List.of(output, metrics));
+        List<Reporter> reporters = new java.util.ArrayList<>(List.of(output));
         io.pcapdiag.live.FindingEvents posted = events ? new io.pcapdiag.live.FindingEvents(cluster, node, say, System::nanoTime) : null;
         if (posted != null) {
             reporters.add(posted);
         }
-        LiveSession session = new LiveSession(settings, timing, options, reporters, maxFindings, say);
+        LiveSession session = new LiveSession(settings, timing, options, reporters, metrics, maxFindings, say);
         stopper[0] = session::requestStop;
         if (metricsPort > 0) {
             try {
