@@ -36,8 +36,8 @@ import picocli.CommandLine.Spec;
             "Capture on this node's interfaces (libpcap through pcap4j) and name Kubernetes service-networking failures"
                     + " while they happen: each finding is printed as soon as it is known, a summary every"
                     + " --summary-interval, and the full report when the capture ends (--duration, --count, SIGINT or SIGTERM).",
-            "Only SYN, RST and FIN segments and ICMP/ICMPv6 errors are captured, headers only (--snaplen): application data"
-                    + " is never stored unless asked.",
+            "Only SYN, RST and FIN segments, DNS (UDP and TCP on port 53 and the cluster DNS Service's ports) and ICMP/ICMPv6"
+                    + " errors are captured, the headers and DNS messages only (--snaplen).",
             "Needs root or the CAP_NET_RAW capability, and libpcap."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:captured and reported (also after SIGINT/SIGTERM); no finding at or above --fail-on",
@@ -106,7 +106,8 @@ public final class LiveCommand implements Callable<Integer> {
     String metricsAddress;
 
     @Option(names = "--snaplen", paramLabel = "BYTES", defaultValue = "" + CaptureFilter.DEFAULT_SNAPLEN,
-            description = "Bytes kept per packet: the default keeps headers and drops application data (default: ${DEFAULT-VALUE}).")
+            description = "Bytes kept per packet: the default keeps the headers and a DNS message of EDNS0's 1232 bytes"
+                    + " (200 keeps headers only) (default: ${DEFAULT-VALUE}).")
     int snaplen;
 
     @Option(names = "--buffer-size", paramLabel = "SIZE", defaultValue = "4MiB",
@@ -115,7 +116,7 @@ public final class LiveCommand implements Callable<Integer> {
     String bufferSize;
 
     @Option(names = "--filter", paramLabel = "BPF",
-            description = "Replace the built-in capture filter (SYN/RST/FIN and ICMP errors, IPv4 and IPv6) by this"
+            description = "Replace the built-in capture filter (SYN/RST/FIN, DNS and ICMP errors, IPv4 and IPv6) by this"
                     + " libpcap expression.")
     String filter;
 
@@ -188,6 +189,12 @@ public final class LiveCommand implements Callable<Integer> {
                 analysis.cluster != null, System.getenv(), say)) {
             List<io.pcapdiag.context.Context> all = new java.util.ArrayList<>(options.context());
             all.addAll(known.contexts());
+            // FOR THE LEAD (issue 40): the DNS Service's ports from the cluster context (--cluster's snapshot, the
+            // watched cluster's index), once ClusterIndex.dnsPorts() is on main; until then port 53 alone.
+            List<Integer> dnsPorts = List.of();
+            if (filter == null) {
+                settings = settings.withFilter(CaptureFilter.of(dnsPorts));
+            }
             if (events && known.client() == null) {
                 throw new IllegalArgumentException("--events needs the cluster watched: run it in a pod with its service"
                         + " account, or give --kubeconfig (and not --watch-cluster=off or --cluster)");
@@ -251,12 +258,12 @@ public final class LiveCommand implements Callable<Integer> {
             }
         };
         java.util.function.Consumer<String> say = ErrLines.to(err, err);
-        List<Reporter> reporters = new java.util.ArrayList<>(List.of(output, metrics));
+        List<Reporter> reporters = new java.util.ArrayList<>(List.of(output));
         io.pcapdiag.live.FindingEvents posted = events ? new io.pcapdiag.live.FindingEvents(cluster, node, say, System::nanoTime) : null;
         if (posted != null) {
             reporters.add(posted);
         }
-        LiveSession session = new LiveSession(settings, timing, options, reporters, maxFindings, say);
+        LiveSession session = new LiveSession(settings, timing, options, reporters, metrics, maxFindings, say);
         stopper[0] = session::requestStop;
         if (metricsPort > 0) {
             try {

@@ -1,5 +1,9 @@
 package io.pcapdiag.live;
 
+import java.util.Collection;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
 /**
  * The BPF filter live capture installs in the kernel: only the packets the tracker can use, for IPv4
  * and IPv6, so a busy node hands pcapdiag a small fraction of its traffic.
@@ -10,9 +14,15 @@ package io.pcapdiag.live;
  *       so a capture's last packets are its last conversations' ends, which puts the capture clock where
  *       an offline read of the written file would put it.</li>
  *   <li>IPv4 ICMP destination unreachable, time exceeded and parameter problem: the errors that quote a
- *       SYN (the types {@code decode.Icmp} treats as errors).</li>
+ *       SYN or a UDP datagram (the types {@code decode.Icmp} treats as errors; the quoted protocol is not
+ *       looked at, so a port unreachable answering a DNS query passes as one answering a SYN does).</li>
  *   <li>IPv6 TCP with SYN, RST or FIN, and ICMPv6 destination unreachable, time exceeded and parameter
  *       problem, when the upper-layer header follows the fixed IPv6 header directly.</li>
+ *   <li>DNS: UDP and TCP to or from port 53 and any other port the cluster's DNS Service uses
+ *       ({@link #of}), IPv4 and IPv6 (libpcap's {@code port} checks both; IPv6 when UDP or TCP follows
+ *       the fixed header). Every segment of DNS over TCP passes, not only SYN/RST/FIN: its messages are
+ *       its data. Of a fragmented IPv4 datagram the first fragment passes (libpcap's {@code port} skips
+ *       later ones): it holds the message's header and question.</li>
  *   <li>Every IPv6 packet whose first next header is hop-by-hop (0), routing (43), AH (51) or destination
  *       options (60): BPF cannot walk an extension chain of unknown length, so those are kept whole and
  *       the decoder walks the chain. A fragment header (44) is not kept: TCP SYNs and ICMPv6 errors are
@@ -23,8 +33,10 @@ package io.pcapdiag.live;
  * to IPv4-only code (they check ethertype 0x0800 and index the header through the IPv4 IHL); with IPv6,
  * libpcap refuses {@code ip6 and tcp[13] ...} ("expression rejects all packets"). So IPv6 offsets are absolute:
  * {@code ip6[6]} is the next header, the TCP flags byte is {@code ip6[40 + 13]} and the ICMPv6 type is
- * {@code ip6[40]}. Limitation: 802.1Q-tagged frames on a trunk interface do not match (capture the VLAN
- * sub-interface, or pass {@code --filter}).
+ * {@code ip6[40]}. Limitations: 802.1Q-tagged frames on a trunk interface do not match (capture the VLAN
+ * sub-interface, or pass {@code --filter}); nor do packets inside a VXLAN, Geneve or IP-in-IP tunnel, which
+ * the filter sees by their outer header only (capture the interfaces inside the overlay, cni0 and the
+ * pods' veths, where the kernel has taken the tunnel header off).
  */
 public final class CaptureFilter {
     /** IPv4: TCP segments with SYN, RST or FIN. libpcap skips non-first fragments here. */
@@ -42,17 +54,42 @@ public final class CaptureFilter {
     static final String ICMP6 = "(ip6[6] == 58 and (ip6[40] == 1 or ip6[40] == 3 or ip6[40] == 4))";
     /** IPv6 with an extension header first: kept, the decoder walks the chain. */
     static final String EXT6 = "(ip6[6] == 0 or ip6[6] == 43 or ip6[6] == 51 or ip6[6] == 60)";
+    /** The DNS port (RFC 1035 4.2.1), kept whatever the context says. */
+    static final int DNS_PORT = 53;
 
-    /** The default filter. */
-    public static final String DEFAULT = String.join(" or ", TCP4, ICMP4, TCP6, ICMP6, EXT6);
+    /** The default filter: DNS on port 53 only. */
+    public static final String DEFAULT = of(java.util.List.of());
 
     /**
-     * Bytes per packet kept by default: enough for a Linux cooked v2 header (20), IPv6 (40) with a few
-     * extension headers, a TCP header with options (60), or an ICMPv6 error quoting IPv6 + TCP (8 + 40 + 20).
-     * Application data is cut off: pcapdiag never stores payload unless asked ({@code --snaplen}).
+     * Bytes per packet kept by default: the headers and a whole DNS message of the size EDNS0 resolvers offer,
+     * 1232 bytes (DNS Flag Day 2020; unbound's and CoreDNS's default, and a server cuts a longer answer to the
+     * size offered, with TC set): Linux cooked v2 (20) + IPv6 (40) + up to 100 bytes of extension headers +
+     * UDP (8) + 1232 = 1400. Why the whole message and not just its start: the question and the header's rcode
+     * sit in its first 12 + 255 + 4 bytes, but the EDNS0 OPT record, which holds the rcode's upper bits, comes
+     * last, and a message cut short is counted as truncated_DNS. The handshake path needs 148 (cooked v2 + IPv6
+     * + hop-by-hop + TCP with the longest options). What this costs: a packet kept for its headers carries up
+     * to this many bytes of what follows them, so a FIN or RST segment's data and an ICMP error's quote are
+     * kept up to 1400 bytes (pass {@code --snaplen 200} for headers only; then DNS answers beyond it are cut).
+     * Bounded: {@link LiveCapture#QUEUE_CAPACITY} packets waiting for the analysis hold at most 92 MB.
      */
-    public static final int DEFAULT_SNAPLEN = 200;
+    public static final int DEFAULT_SNAPLEN = 1400;
 
     private CaptureFilter() {
+    }
+
+    /**
+     * The filter for a cluster whose DNS Service listens on {@code dnsPorts} besides 53 (its Service ports and
+     * target ports; none known: 53 alone).
+     *
+     * @throws IllegalArgumentException for a port outside 1-65535
+     */
+    public static String of(Collection<Integer> dnsPorts) {
+        TreeSet<Integer> ports = new TreeSet<>(dnsPorts);
+        ports.add(DNS_PORT);
+        if (ports.first() < 1 || ports.last() > 65535) {
+            throw new IllegalArgumentException("DNS ports must be 1-65535: " + ports);
+        }
+        String dns = "((udp or tcp) and (" + ports.stream().map(p -> "port " + p).collect(Collectors.joining(" or ")) + "))";
+        return String.join(" or ", TCP4, ICMP4, TCP6, ICMP6, dns, EXT6);
     }
 }

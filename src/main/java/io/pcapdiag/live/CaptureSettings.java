@@ -23,4 +23,9 @@ public record CaptureSettings(InterfacePatterns interfaces, String filter, int s
             Path write, long count) {
         this(interfaces, filter, snaplen, bufferSize, promiscuous, write, count, false, 0);
     }
+
+    /** The same settings with another BPF filter. */
+    public CaptureSettings withFilter(String bpf) {
+        return new CaptureSettings(interfaces, bpf, snaplen, bufferSize, promiscuous, write, count, force, rotateBytes);
+    }
 }

@@ -46,6 +46,7 @@ final class LiveAnalysis {
 
     private final Analysis analysis;
     private final List<Reporter> reporters;
+    private final LiveMetrics metrics;
     private final int maxFindings;
     private final Reorder reorder = new Reorder();
     private final Frame frame = new Frame();
@@ -73,11 +74,17 @@ final class LiveAnalysis {
 
     /**
      * @param reporters   told about each finding, the counters and the final report, in this order
+     * @param metrics     told about them after the reporters, and about each DNS query as it is decided; or null
      * @param maxFindings findings listed in full in the final report
      */
-    LiveAnalysis(Analysis.Options options, List<Reporter> reporters, int maxFindings) {
+    LiveAnalysis(Analysis.Options options, List<Reporter> reporters, LiveMetrics metrics, int maxFindings) {
         this.analysis = new Analysis(options);
-        this.reporters = List.copyOf(reporters);
+        List<Reporter> all = new ArrayList<>(reporters);
+        if (metrics != null) {
+            all.add(metrics);
+        }
+        this.reporters = List.copyOf(all);
+        this.metrics = metrics;
         this.maxFindings = maxFindings;
         analysis.onDecided(this::decided);
     }
@@ -168,15 +175,26 @@ final class LiveAnalysis {
         if (!dirty && Rules.classify(a) != null) {
             dirty = true;
         }
-        if (a.outcome() == io.pcapdiag.track.Outcome.ANSWERED) {
+        if (a.query() != null) {
+            if (metrics != null) {
+                Ref svc = service(a);
+                metrics.dns(svc == null ? "" : svc.namespace(), svc == null ? "" : svc.name(), a.outcome(), a.rcode(),
+                        a.connectNanos());
+            }
+        } else if (!a.udp() && a.outcome() == io.pcapdiag.track.Outcome.ANSWERED) {
             if (connects.size() < MAX_CONNECTS_PER_TICK) {
-                Ref svc = analysis.context().ref(a.target()).filter(r -> Ref.SERVICE.equals(r.kind())).orElse(null);
+                Ref svc = service(a);
                 connects.add(new LiveStatus.Connect(svc == null ? "" : svc.namespace(), svc == null ? "" : svc.name(),
                         a.connectNanos()));
             } else {
                 connectsNotTimed++;
             }
         }
+    }
+
+    /** The Service the exchange dialed, as the context names it, or null. */
+    private Ref service(Attempt a) {
+        return analysis.context().ref(a.target()).filter(r -> Ref.SERVICE.equals(r.kind())).orElse(null);
     }
 
     /**

@@ -31,7 +31,14 @@ import java.util.function.BooleanSupplier;
  * pcapdiag_findings_total{pattern,namespace,service} findings reported (new, or reclassified), by pattern and
  *                                                   target Service (empty when the context does not name it)
  * pcapdiag_connect_duration_seconds{namespace,service} histogram: first SYN to SYN-ACK of answered attempts
- * pcapdiag_label_overflow_total                     observations whose Service went beyond --max-label-services
+ * pcapdiag_dns_duration_seconds{namespace,service} histogram: a DNS query's first send to the first answer from the
+ *                                                   address:port it dialed, by DNS Service (as above)
+ * pcapdiag_dns_queries_total{namespace,service}    DNS queries decided (answered, unanswered, rejected, bypassed), by
+ *                                                   DNS Service
+ * pcapdiag_dns_failures_total{namespace,service,failure} DNS queries that failed, by DNS Service and how: the
+ *                                                   answer's rcode (nxdomain, servfail, refused, other-rcode), or
+ *                                                   no usable answer (unanswered, rejected, bypassed)
+ * pcapdiag_label_overflow_total                     observations whose Service went beyond the first MAX_SERVICES
  *                                                   and were counted under service="_other"
  * pcapdiag_finding_attempts{pattern}                attempts in the current findings, by pattern
  * pcapdiag_capture_packets_total{interface}         packets that passed the filter and were analysed
@@ -51,6 +58,9 @@ public final class LiveMetrics implements Reporter, Closeable {
     private final Gauge interfaces;
     private final io.prometheus.metrics.core.metrics.Histogram connect;
     private final Counter untimed;
+    private final io.prometheus.metrics.core.metrics.Histogram dnsDuration;
+    private final Counter dnsQueries;
+    private final Counter dnsFailures;
     private final Counter labelOverflow;
     /** Services given a label of their own so far; past {@link #MAX_SERVICES} they share "_other". */
     private final java.util.Set<String> services = new java.util.HashSet<>();
@@ -79,6 +89,22 @@ public final class LiveMetrics implements Reporter, Closeable {
                         + " when the context does not name it); retransmitted SYNs show as the client's 1 s, 3 s timeouts")
                 .classicUpperBounds(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
                 .labelNames("namespace", "service").register(registry);
+        dnsDuration = io.prometheus.metrics.core.metrics.Histogram.builder().name("pcapdiag_dns_duration_seconds")
+                .constLabels(constant).unit(io.prometheus.metrics.model.snapshots.Unit.SECONDS)
+                .help("Time from a DNS query's first send to the first answer from the address:port it dialed, by DNS"
+                        + " Service (empty when the context does not name it); a resolver's re-send after its 5 s timeout"
+                        + " shows as 5 s")
+                .classicUpperBounds(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+                .labelNames("namespace", "service").register(registry);
+        dnsQueries = Counter.builder().name("pcapdiag_dns_queries").constLabels(constant)
+                .help("DNS queries decided (answered, unanswered, rejected by an ICMP error, or answered only from another"
+                        + " address), by DNS Service (empty when the context does not name it)")
+                .labelNames("namespace", "service").register(registry);
+        dnsFailures = Counter.builder().name("pcapdiag_dns_failures").constLabels(constant)
+                .help("DNS queries that failed, by DNS Service (empty when the context does not name it) and how: the"
+                        + " answer's rcode (nxdomain, servfail, refused, other-rcode), or no usable answer (unanswered,"
+                        + " rejected by an ICMP error, bypassed: answered only from another address)")
+                .labelNames("namespace", "service", "failure").register(registry);
         untimed = Counter.builder().name("pcapdiag_connect_untimed").constLabels(constant)
                 .help("Answered attempts whose connect time was not timed (a burst beyond what one tick keeps)").register(registry);
         labelOverflow = Counter.builder().name("pcapdiag_label_overflow").constLabels(constant)
@@ -104,6 +130,59 @@ public final class LiveMetrics implements Reporter, Closeable {
         for (Pattern p : Pattern.values()) {
             findings.initLabelValues(p.id(), "", "");
             findingAttempts.labelValues(p.id()).set(0);
+        }
+        dnsQueries.initLabelValues("", "");
+        for (String f : DNS_FAILURES) {
+            dnsFailures.initLabelValues("", "", f);
+        }
+    }
+
+    /** The values of pcapdiag_dns_failures_total's {@code failure} label: a fixed set, so the label stays bounded. */
+    static final java.util.List<String> DNS_FAILURES = java.util.List.of("nxdomain", "servfail", "refused", "other-rcode",
+            "unanswered", "rejected", "bypassed");
+
+    /**
+     * How a DNS query failed, as pcapdiag_dns_failures_total's {@code failure} label says it, or null when it did not
+     * (answered with NOERROR) or is not decided yet (pending, evicted: never a finding, never a failure).
+     *
+     * @param rcode the answer's rcode (RFC 1035 4.1.1 and RFC 6891's extended bits), -1 when none
+     */
+    static String dnsFailure(Outcome outcome, int rcode) {
+        return switch (outcome) {
+            case ANSWERED -> switch (rcode) {
+                case -1, 0 -> null;
+                case 2 -> "servfail";
+                case 3 -> "nxdomain";
+                case 5 -> "refused";
+                default -> "other-rcode";
+            };
+            case UNANSWERED -> "unanswered";
+            case REJECTED -> "rejected";
+            case BYPASSED -> "bypassed";
+            case REFUSED, PENDING, EVICTED -> null;
+        };
+    }
+
+    /**
+     * A DNS query the tracker decided, on the analysis thread: its answer time goes into the DNS Service's histogram,
+     * a failure into its counter. The Service's label values are bounded as the connect times' are (one set of them).
+     *
+     * @param namespace the dialed DNS Service's namespace, or "" when the context does not name it
+     * @param service   its name, or ""
+     * @param nanos     first send to the dialed address's first answer, -1 when none
+     */
+    public void dns(String namespace, String service, Outcome outcome, int rcode, long nanos) {
+        if (outcome == Outcome.PENDING || outcome == Outcome.EVICTED || outcome == Outcome.REFUSED) {
+            return; // undecided, or not a DNS query's outcome (a RST answers TCP)
+        }
+        String failure = dnsFailure(outcome, rcode);
+        String[] ns = service(namespace, service);
+        dnsQueries.labelValues(ns[0], ns[1]).inc();
+        if (outcome == Outcome.ANSWERED && nanos >= 0) {
+            dnsDuration.labelValues(ns[0], ns[1]).observe(nanos / 1e9);
+        }
+        if (failure != null) {
+            dnsFailures.labelValues(ns[0], ns[1], failure).inc();
         }
     }
 

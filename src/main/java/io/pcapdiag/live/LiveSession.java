@@ -45,16 +45,17 @@ public final class LiveSession {
     private volatile int openInterfaces;
 
     /**
-     * @param reporters   the output and the metrics: told about findings, counters and the final report
+     * @param reporters   the output (and events): told about findings, counters and the final report
+     * @param metrics     told the same after them, and about each DNS query as it is decided; or null
      * @param maxFindings findings listed in full in the final report
      */
     public LiveSession(CaptureSettings settings, Timing timing, Analysis.Options options, List<Reporter> reporters,
-                       int maxFindings, Consumer<String> warn) {
+                       LiveMetrics metrics, int maxFindings, Consumer<String> warn) {
         this.settings = settings;
         this.timing = timing;
         this.warn = warn;
         this.wallNanos = () -> System.currentTimeMillis() * 1_000_000L;
-        this.live = new LiveAnalysis(options, reporters, maxFindings);
+        this.live = new LiveAnalysis(options, reporters, metrics, maxFindings);
         live.keepNewestFindings(warn);
         this.capture = new LiveCapture(settings, 0, warn, LiveCapture::allDevices);
     }

@@ -111,6 +111,27 @@ class AlertRulesTest {
         assertEquals(Set.of(), read, "metrics the alerts read that pcapdiag does not export (it exports " + exported + ")");
     }
 
+    /** Every pattern an alert selects is one pcapdiag reports: a renamed pattern would silence its alert. */
+    @Test
+    void everyPatternAnAlertSelectsExists() throws Exception {
+        Set<String> ids = new TreeSet<>();
+        for (io.pcapdiag.rules.Pattern p : io.pcapdiag.rules.Pattern.values()) {
+            ids.add(p.id());
+        }
+        Set<String> selected = new TreeSet<>();
+        for (JsonNode group : rule().get("spec").get("groups")) {
+            for (JsonNode r : group.get("rules")) {
+                Matcher m = Pattern.compile("pattern=~?\"([^\"]+)\"").matcher(r.get("expr").asText());
+                while (m.find()) {
+                    selected.addAll(List.of(m.group(1).split("\\|")));
+                }
+            }
+        }
+        assertTrue(selected.containsAll(List.of("dns-no-response", "dns-error", "dns-race-lost")), selected.toString());
+        selected.removeAll(ids);
+        assertEquals(Set.of(), selected, "patterns the alerts select that pcapdiag does not report (it reports " + ids + ")");
+    }
+
     /** promtool's complaints, or "" when it succeeded; its success lines are not complaints. */
     private static String promtool(Path dir, String... args) throws Exception {
         List<String> command = new java.util.ArrayList<>(List.of("promtool"));

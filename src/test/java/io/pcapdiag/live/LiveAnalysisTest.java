@@ -11,6 +11,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pcapdiag.analysis.Analysis;
 import io.pcapdiag.capture.Capture;
+import io.pcapdiag.cluster.ClusterIndex;
+import io.pcapdiag.cluster.Snapshot;
+import io.pcapdiag.context.ClusterContext;
 import io.pcapdiag.diagnosis.InterfaceStatus;
 import io.pcapdiag.diagnosis.Result;
 import io.pcapdiag.report.Format;
@@ -19,6 +22,7 @@ import io.pcapdiag.report.JsonLinesReporter;
 import io.pcapdiag.report.Reporter;
 import io.pcapdiag.report.TextReporter;
 import io.pcapdiag.rules.Pattern;
+import io.pcapdiag.testing.DnsBuilder;
 import io.pcapdiag.testing.Ipv4Builder;
 import io.pcapdiag.testing.Ipv6Builder;
 import io.pcapdiag.testing.LinkBuilder;
@@ -36,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import static io.pcapdiag.live.NamespaceSupport.projectDir;
 
 /**
  * The analysis side of live mode, driven with packets built in memory from two fake interfaces: time
@@ -118,7 +123,7 @@ class LiveAnalysisTest {
     private LiveAnalysis analysis(Format format) {
         PrintWriter w = new PrintWriter(out, true);
         Reporter output = format == Format.jsonl ? new JsonLinesReporter(w, "node-1") : new TextReporter(w, false);
-        LiveAnalysis live = new LiveAnalysis(Analysis.Options.defaults(), List.of(output, metrics), 50);
+        LiveAnalysis live = new LiveAnalysis(Analysis.Options.defaults(), List.of(output), metrics, 50);
         live.register(vethA);
         live.register(vethB);
         return live;
@@ -173,6 +178,53 @@ class LiveAnalysisTest {
         assertEquals(List.of("veth-a", "veth-b"), st.stream().map(InterfaceStatus::capture).toList());
         assertEquals(4, st.get(0).packets());
         assertEquals(3, st.get(1).packets());
+    }
+
+    /**
+     * DNS queries to the lab's kube-dns (named from its cluster snapshot) reach the metrics as the tracker decides them:
+     * timed per DNS Service when answered, counted as failures by rcode or as unanswered; none is a TCP connect time.
+     */
+    @Test
+    void dnsQueriesReachTheMetricsByDnsService() throws Exception {
+        ClusterIndex index = Snapshot.load(projectDir().resolve("captures/dns-servfail/cluster.json")).index();
+        LiveAnalysis live = new LiveAnalysis(new Analysis.Options(Analysis.Options.DEFAULT_MAX_OPEN,
+                Analysis.Options.DEFAULT_MAX_FINDINGS, List.of(new ClusterContext(() -> index, "the cluster"))),
+                List.of(new TextReporter(new PrintWriter(out, true), false)), metrics, 50);
+        live.register(vethA);
+        String client = "10.244.0.18";
+        String vip = "10.96.0.10";
+        live.add(vethA.packet(T0, dns(client, 33900, vip, 53, DnsBuilder.query(1, "db.corp.example", 1).build())));
+        live.add(vethA.packet(T0 + 2 * MS, dns(vip, 53, client, 33900, DnsBuilder.query(1, "db.corp.example", 1).response(2).build())));
+        live.add(vethA.packet(T0 + MS, dns(client, 33901, vip, 53, DnsBuilder.query(2, "nope.shop.svc.cluster.local", 1).build())));
+        live.add(vethA.packet(T0 + 3 * MS, dns(vip, 53, client, 33901,
+                DnsBuilder.query(2, "nope.shop.svc.cluster.local", 1).response(3).build())));
+        live.add(vethA.packet(T0 + 4 * MS, dns(client, 33902, vip, 53, DnsBuilder.query(3, "web.shop.svc.cluster.local", 1).build())));
+        live.add(vethA.packet(T0 + 5 * MS, dns(vip, 53, client, 33902,
+                DnsBuilder.query(3, "web.shop.svc.cluster.local", 1).response(0).answerA("10.96.10.80").build())));
+        live.add(vethA.packet(T0 + 6 * MS, dns(client, 33903, vip, 53, DnsBuilder.query(4, "lost.example", 1).build())));
+        // A UDP exchange that is no DNS query, answered: no connect time either.
+        live.add(vethA.packet(T0 + 7 * MS, Ipv4Builder.ipv4(client, "10.244.0.19").payload(Ipv4Builder.PROTO_UDP,
+                DnsBuilder.udp(41000, 9000, new byte[8])).build()));
+        live.add(vethA.packet(T0 + 8 * MS, Ipv4Builder.ipv4("10.244.0.19", client).payload(Ipv4Builder.PROTO_UDP,
+                DnsBuilder.udp(9000, 41000, new byte[8])).build()));
+        live.release(T0 + 10 * MS);
+        live.tick(END);
+        live.stream(END, true);
+        live.poll(END);
+        Map<String, Double> m = scrape(metrics);
+        String svc = "namespace=\"kube-system\",node=\"node-1\",service=\"kube-dns\"";
+        assertEquals(4.0, m.get("pcapdiag_dns_queries_total{" + svc + "}"), m.toString());
+        assertEquals(3.0, m.get("pcapdiag_dns_duration_seconds_count{" + svc + "}"));
+        assertEquals(0.005, m.get("pcapdiag_dns_duration_seconds_sum{" + svc + "}"), 1e-9, "2 ms + 2 ms + 1 ms to the answers");
+        assertEquals(1.0, m.get("pcapdiag_dns_failures_total{failure=\"servfail\"," + svc + "}"));
+        assertEquals(1.0, m.get("pcapdiag_dns_failures_total{failure=\"nxdomain\"," + svc + "}"));
+        assertEquals(1.0, m.get("pcapdiag_dns_failures_total{failure=\"unanswered\"," + svc + "}"));
+        assertEquals(List.of(), m.keySet().stream().filter(k -> k.startsWith("pcapdiag_connect_duration_seconds_count")).toList(),
+                "a DNS or UDP answer is no TCP connect time");
+    }
+
+    private static byte[] dns(String src, int sport, String dst, int dport, byte[] message) {
+        return Ipv4Builder.ipv4(src, dst).payload(Ipv4Builder.PROTO_UDP, DnsBuilder.udp(sport, dport, message)).build();
     }
 
     @Test

@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * default) and {@code -i cni0,veth*,eth0} (one capture thread per interface, merged in time order). For
  * every scenario the findings each prints in its final report must equal {@code pcapdiag analyze} of its
  * own {@code --write} files and of the lab's tcpdump recording of the same run ({@code -i any}); every
- * finding must have been streamed before the report, and SIGTERM must end both with exit 0.
+ * finding must have been streamed before the report, and SIGTERM must end both with exit 0. In the DNS scenarios, a
+ * failed query is streamed with the DNS Service it dialed named from the cluster (kube-system/kube-dns).
  * Skips where the lab cannot run, except in CI, where a skip is a failure.
  */
 @Tag("slow")
@@ -93,6 +94,7 @@ class LiveLabTest {
         List<String> problems = new ArrayList<>();
         int findings = 0;
         long named = 0;
+        List<String> dnsNamed = new ArrayList<>();
         for (String sc : scenarios) {
             String liveLog = read(out.resolve(sc).resolve("live.log"));
             if (!liveLog.contains("exit 0 0")) {
@@ -141,6 +143,9 @@ class LiveLabTest {
                                 + " but analyze --cluster gives " + offline + "; stderr: " + read(out.resolve(sc + "." + label + ".err")));
                     }
                     named += offline.values().stream().filter(n -> !n.isEmpty()).count();
+                    lines.stream().filter(l -> l.get("event").asText().equals("finding") && !l.get("final").asBoolean()
+                            && DNS_FAILURES.contains(l.get("pattern").asText()) && namesKubeDns(l))
+                            .forEach(l -> dnsNamed.add(sc + ": " + l));
                 }
                 report.get("interfaces").forEach(i -> {
                     if (i.get("dropped_by_kernel").asLong() != 0) {
@@ -151,9 +156,27 @@ class LiveLabTest {
         }
         System.out.println(scenarios.size() + " scenarios, " + findings + " live findings compared, " + named
                 + " named from the mock API server");
+        System.out.println(dnsNamed.size() + " DNS failures streamed naming " + KUBE_DNS + (dnsNamed.isEmpty() ? ""
+                : ", the first: " + dnsNamed.get(0)));
         assertEquals(List.of(), problems);
         assertTrue(findings > 0, "no scenario produced a finding");
         assertTrue(named > 0, "no live finding was named from the cluster");
+        // A DNS failure, streamed while it happened, names the DNS Service it dialed as the cluster does.
+        assertFalse(dnsNamed.isEmpty(), "no DNS failure was streamed naming " + KUBE_DNS);
+    }
+
+    /** The patterns of a failed DNS query. */
+    private static final java.util.Set<String> DNS_FAILURES = java.util.Set.of("dns-no-response", "dns-error", "dns-race-lost");
+    /**
+     * The lab's DNS Service (scripts/lab/dns.sh and its cluster.json): its VIP and name. The port's name is the one
+     * {@code analyze --cluster} gives, which the names comparison above holds live to.
+     */
+    private static final String KUBE_DNS = "10.96.0.10:53 (svc kube-system/kube-dns)";
+
+    private static boolean namesKubeDns(JsonNode finding) {
+        JsonNode ref = finding.path("target_ref");
+        return finding.get("target").asText().equals("10.96.0.10:53") && ref.path("kind").asText().equals("service")
+                && ref.path("namespace").asText().equals("kube-system") && ref.path("name").asText().equals("kube-dns");
     }
 
     private static void skipUnlessCi(String why) {
