@@ -189,9 +189,9 @@ public final class LiveCommand implements Callable<Integer> {
                 analysis.cluster != null, System.getenv(), say)) {
             List<io.pcapdiag.context.Context> all = new java.util.ArrayList<>(options.context());
             all.addAll(known.contexts());
-            // FOR THE LEAD (issue 40): the DNS Service's ports from the cluster context (--cluster's snapshot, the
-            // watched cluster's index), once ClusterIndex.dnsPorts() is on main; until then port 53 alone.
-            List<Integer> dnsPorts = List.of();
+            // The DNS Service's ports as the context knows them at the start (--cluster's snapshot, or the watched
+            // cluster's index once loaded): the kernel's filter is compiled once.
+            List<Integer> dnsPorts = List.copyOf(io.pcapdiag.context.Context.of(all).dnsPorts());
             if (filter == null) {
                 settings = settings.withFilter(CaptureFilter.of(dnsPorts));
             }

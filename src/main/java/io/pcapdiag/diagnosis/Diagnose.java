@@ -263,7 +263,9 @@ public final class Diagnose {
      */
     static List<EvidencePacket> evidence(Attempt a, Context context) {
         List<EvidencePacket> out = new ArrayList<>(4);
-        out.add(packet(!a.exchange() ? Role.SYN : a.query() == null ? Role.DATAGRAM : Role.QUERY, a.syn(), context));
+        if (!a.quoteOnly()) {
+            out.add(packet(!a.exchange() ? Role.SYN : a.query() == null ? Role.DATAGRAM : Role.QUERY, a.syn(), context));
+        }
         if (a.natCopy() != null) {
             out.add(packet(Role.DNAT_COPY, a.natCopy(), context));
         }

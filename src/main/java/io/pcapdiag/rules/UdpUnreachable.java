@@ -9,7 +9,10 @@ import io.pcapdiag.track.Sighting;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code udp-unreachable}: an ICMP/ICMPv6 error quoting a UDP datagram (a DNS query included). */
+/**
+ * {@code udp-unreachable}: an ICMP/ICMPv6 destination unreachable quoting a UDP datagram (a DNS query included); time
+ * exceeded (a traceroute's probes) is none.
+ */
 final class UdpUnreachable implements AttemptRule {
     @Override
     public Pattern pattern() {
@@ -23,7 +26,8 @@ final class UdpUnreachable implements AttemptRule {
 
     @Override
     public boolean matches(Attempt a) {
-        return a.udp();
+        Sighting icmp = a.icmp();
+        return a.udp() && IcmpTable.kind(icmp.ipVersion, icmp.icmpType, icmp.icmpCode) != IcmpKind.TIME_EXCEEDED;
     }
 
     @Override
@@ -32,7 +36,14 @@ final class UdpUnreachable implements AttemptRule {
         Sighting icmp = a.icmp();
         String what = a.query() == null ? "a UDP datagram" : "the DNS query " + a.query().question();
         List<Statement> story = new ArrayList<>();
-        story.add(Statement.seen(f.client() + " sent " + what + " to " + f.target() + ".", a.syn()));
+        if (a.quoteOnly()) {
+            story.add(Statement.seen("An ICMP error quotes " + what + " from "
+                    + new io.pcapdiag.decode.Endpoint(a.client().hi(), a.client().lo(), a.clientPort()) + " to "
+                    + f.target() + "; the datagram itself is not in this capture (a live capture keeps ICMP errors, not"
+                    + " every datagram).", icmp));
+        } else {
+            story.add(Statement.seen(f.client() + " sent " + what + " to " + f.target() + ".", a.syn()));
+        }
         if (a.natCopy() != null) {
             story.add(Statement.seen("DNAT sent it on to " + a.natCopy().destination() + ".", a.natCopy()));
         }

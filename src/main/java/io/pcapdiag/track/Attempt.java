@@ -61,6 +61,12 @@ public final class Attempt {
     boolean udp;
     /** A DNS query's id and question, or null. */
     DnsQuery query;
+    /**
+     * A UDP exchange known only from an ICMP error quoting its datagram (live keeps ICMP errors, not every datagram):
+     * its client, port and target are the quote's, its first "sighting" is the ICMP error's time and place, and it has
+     * no packet of its own: {@link #frames()} and the evidence leave it out.
+     */
+    boolean quoteOnly;
     /** A DNS query: its answer from the dialed address had TC set, and whether the client then dialed it over TCP. */
     boolean truncatedAnswer;
     boolean retriedOverTcp;
@@ -140,6 +146,7 @@ public final class Attempt {
         synWindow = udp ? 0 : v.window;
         synLength = udp ? Math.max(0, v.ipPayloadLength - 8) : v.tcpPayloadLength;
         query = null;
+        quoteOnly = false;
         truncatedAnswer = false;
         retriedOverTcp = false;
         sibling = null;
@@ -223,6 +230,38 @@ public final class Attempt {
     /** A UDP exchange or a DNS query (over UDP or TCP): what the tracker never reuses, and keeps in its own tables. */
     public boolean exchange() {
         return udp || query != null;
+    }
+
+    /** Known only from an ICMP error quoting its datagram, which the capture does not hold. */
+    public boolean quoteOnly() {
+        return quoteOnly;
+    }
+
+    /**
+     * Makes this the UDP exchange an ICMP error quotes ({@code v}'s quoted header): client, port and target from the
+     * quote, time and place from the error itself.
+     */
+    void startFromQuote(Frame f, PacketView v) {
+        start(f, v);
+        quoteOnly = true;
+        udp = true;
+        clientHi = v.quotedSrcHi;
+        clientLo = v.quotedSrcLo;
+        clientPort = v.quotedSrcPort;
+        targetHi = v.quotedDstHi;
+        targetLo = v.quotedDstLo;
+        targetPort = v.quotedDstPort;
+        ipVersion = v.quotedVersion;
+        synTtl = 0;
+        synFlags = 0;
+        synDnsFlags = 0;
+        synSeq = 0;
+        synAckNumber = 0;
+        synWindow = 0;
+        synLength = 0;
+        synHasSrcMac = false;
+        synHasDstMac = false;
+        synTunnel = null;
     }
 
     /** A UDP exchange (a DNS query or another datagram), not a TCP connection attempt. */
@@ -327,7 +366,9 @@ public final class Attempt {
     /** Every packet kept of this attempt, in capture order: its first SYN, then {@link #frames}. */
     public List<Sighting> frames() {
         List<Sighting> all = new ArrayList<>(1 + (frames == null ? 0 : frames.size()));
-        all.add(syn());
+        if (!quoteOnly) {
+            all.add(syn());
+        }
         if (frames != null) {
             all.addAll(frames);
         }

@@ -2,6 +2,8 @@ package io.pcapdiag.track;
 
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.decode.Endpoint;
+import io.pcapdiag.decode.IcmpKind;
+import io.pcapdiag.decode.IcmpTable;
 import io.pcapdiag.decode.PacketView;
 import java.util.ArrayDeque;
 import java.util.Iterator;
@@ -449,6 +451,24 @@ public final class HandshakeTracker {
             if (q.clientReset == null) {
                 q.clientReset = seen;
             }
+            return;
+        }
+        if (IcmpTable.kind(v.ipVersion, v.icmpType, v.icmpCode) != IcmpKind.TIME_EXCEEDED) {
+            // The datagram it quotes is not in the capture (live keeps ICMP errors, not every datagram): the quote
+            // says which exchange it rejects.
+            if (open() >= maxOpen) {
+                evictOldest();
+            }
+            Attempt a2 = new Attempt(f, v);
+            a2.startFromQuote(f, v);
+            a2.isn = NO_ID;
+            a2.icmp = keep(a2, f, v);
+            a2.expiresAt = f.nanos + UDP_DECISION_NANOS;
+            a2.queuedExpiry = f.nanos + FIRST_DECISION_NANOS;
+            udpTable.put(a2);
+            queue.addLast(a2);
+            attempts++;
+            peakOpen = Math.max(peakOpen, open());
             return;
         }
         unmatched();

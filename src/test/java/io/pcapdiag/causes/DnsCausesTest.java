@@ -133,4 +133,19 @@ class DnsCausesTest {
         assertTrue(f.examples().get(0).searchDelayNanos() >= 27 * MS);
         assertEquals(verdict, RpFilterTest.judged(f, s.analysis().context(), Cause.DNS_NDOTS).orElseThrow().verdict().id());
     }
+
+    /** Live keeps ICMP errors, not every datagram: the finding stands on the error alone and says so. */
+    @org.junit.jupiter.api.Test
+    void aUdpUnreachableKnownFromItsQuoteAloneCitesTheErrorOnly() {
+        byte[] dnat = udp(CLIENT, 40001, "10.244.0.19", 8125, new byte[19]);
+        PacketScript s = new PacketScript();
+        s.packet(0, Ipv4Builder.ipv4("10.244.0.19", CLIENT).icmp(io.pcapdiag.testing.IcmpBuilder.error(3, 3, dnat,
+                dnat.length)).build(), LinkBuilder.MAC_A);
+        s.packet(12 * S, Ipv4Builder.ipv4("192.0.2.250", "192.0.2.251").payload(253, new byte[8]).build(), LinkBuilder.MAC_A);
+        io.pcapdiag.diagnosis.Diagnosis d = s.diagnoses().get(0);
+        assertEquals(Pattern.UDP_UNREACHABLE, d.finding().pattern());
+        assertEquals(List.of(io.pcapdiag.diagnosis.Role.ICMP), d.evidence().stream().map(e -> e.role()).toList());
+        assertTrue(d.explanation().story().get(0).text().contains("not in this capture"), d.explanation().story().toString());
+        assertEquals(List.of(), d.path());
+    }
 }

@@ -306,4 +306,23 @@ class DnsTrackerTest {
         assertEquals(0, decided(id).searchMisses());
         assertNull(Rules.classify(decided(id)));
     }
+
+    @Test
+    void anIcmpErrorQuotingADatagramTheCaptureMissedIsAnExchangeOfItsOwn() {
+        byte[] dnat = udp(CLIENT, 40001, "10.244.0.19", 8125, new byte[19]);
+        h.feed(T0, Ipv4Builder.ipv4("10.244.0.19", CLIENT).icmp(IcmpBuilder.error(3, 3, dnat, dnat.length)).build());
+        byte[] probe = udp(CLIENT, 33434, "192.0.2.9", 33434, new byte[8]);
+        h.feed(T0 + MS, Ipv4Builder.ipv4("10.244.0.1", CLIENT).icmp(IcmpBuilder.error(11, 0, probe, probe.length)).build());
+        h.finish();
+        Attempt x = h.only();
+        assertTrue(x.quoteOnly());
+        assertEquals(CLIENT, x.client().address());
+        assertEquals(40001, x.clientPort());
+        assertEquals("10.244.0.19:8125", x.target().toString());
+        assertEquals(Outcome.REJECTED, x.outcome());
+        assertEquals(1, x.frames().size(), "the ICMP error alone: the quoted datagram is no packet of the capture");
+        assertTrue(x.frames().get(0).icmp);
+        assertEquals(Pattern.UDP_UNREACHABLE, Rules.classify(x));
+        assertEquals(1, h.tracker.unmatchedAnswers(), "time exceeded quoting a probe makes no exchange");
+    }
 }
