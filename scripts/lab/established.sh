@@ -157,8 +157,8 @@ sc_pmtu_healthy() { pmtu healthy; }
 # after the first heartbeat the lab deletes the connection's conntrack entry on node A (conntrack -D, as a
 # conntrack flush, a table overflow's early drop or an entry expired during a long idle do), so that the
 # next packet is pod C's: had the client's heartbeat come first, loose pickup would have made a new entry
-# for it, DNAT'ed by the Service's rule to the same pod, and the connection would have gone on unharmed
-# (what an earlier, unsynchronised version of this scenario recorded once). Pod C's next segment reaches
+# for it, DNAT'ed by the Service's rule to the same pod, and the connection would go on unharmed.
+# Pod C's next segment reaches
 # node A with no entry to reverse-NAT it: nf_conntrack_tcp_loose (1, the default) picks the segment up
 # as a new connection in the reply direction (tcp_new(), with liberal window tracking), no DNAT rule
 # matches a packet from C:80, and it leaves for pod A from C's own address and port. Pod A has no socket
@@ -188,6 +188,7 @@ sc_reset_after_reply() {
     [[ ${PDLAB_CT_VARIANT:-plain} == plain ]] || return 0
     expect pod-eth0 "src host $C4 and src port 80" 1                               # un-NATed
     expect pod-eth0 "dst host $C4 and dst port 80 and tcp[tcpflags] & tcp-rst != 0" 1
+    expect pod-eth0 "src host $SVC_API4 and src port 8080 and tcp[tcpflags] & tcp-rst != 0" 1    # what the client reads
 }
 
 # ct_variant NAME: node A's conntrack settings for reset-after-reply.
@@ -245,7 +246,9 @@ sc_reset_by_gone_endpoint() {
     record_stop
     contradict   # the cluster with pod C still a ready endpoint
     expect pod-eth0 "src host $SVC_API4 and src port 8080 and tcp[tcpflags] == tcp-syn|tcp-ack" 1 1
-    expect node-b-any "arp and arp[6:2] == 1 and arp[24:4] == 0x0af40114" 3                  # who-has 10.244.1.20, unanswered
+    # who-has 10.244.1.20: the first, answered, on cni0, veth-c and veth-c2; then at least 3 more, unanswered,
+    # on cni0 and veth-c2
+    expect node-b-any "arp and arp[6:2] == 1 and arp[24:4] == 0x0af40114" 9
     expect node-b-any "arp and arp[6:2] == 2" 2 2                 # the one answer, before the deletion (on veth-c and cni0)
     expect node-b-any "icmp[icmptype] == icmp-unreach and icmp[icmpcode] == 1 and src host $FLANNEL4_B" 1
     expect pod-eth0 "icmp[icmptype] == icmp-unreach and icmp[icmpcode] == 1" 1
