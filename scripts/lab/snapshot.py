@@ -10,9 +10,10 @@ cluster (pdlab-node-b, where endpoints live that are not on the recorded node), 
 each scenario dials and their EndpointSlices, and the kube-proxy ConfigMap with the mode the scenario
 stands in for. --contradicting writes the same cluster changed so that the cause the scenario reproduces
 is ruled out (an endpoint on this node, ipMode: Proxy, a ready endpoint, a policy admitting the client,
-the deleted DNS pod still an endpoint, ndots:1, the deleted backend still ready), for the goldens that show a contradicted cause. The DNS
-scenarios add the kube-dns Service in kube-system, its EndpointSlice and CoreDNS pods, and the client
-pod's dnsPolicy (and dnsConfig).
+the deleted DNS pod still an endpoint, ndots:1, the deleted backend still ready), for the goldens that
+show a contradicted cause. The DNS scenarios add the kube-dns Service in kube-system, its EndpointSlice
+and CoreDNS pods, and the client pod's dnsPolicy (and dnsConfig); the established-connection scenarios
+Service api and, for the gone endpoint, its terminating pod.
 """
 import argparse
 import hashlib
