@@ -388,3 +388,6 @@ sc_cross_node_underlay_drop() { cross_node underlay-drop; }
 # The DNS and UDP Service scenarios (dns-*, udp-unreachable).
 # shellcheck source=dns.sh
 source "$(dirname "${BASH_SOURCE[0]}")/dns.sh"
+# The established-connection scenarios (pmtu-*, reset-*).
+# shellcheck source=established.sh
+source "$(dirname "${BASH_SOURCE[0]}")/established.sh"

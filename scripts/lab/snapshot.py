@@ -10,9 +10,10 @@ cluster (pdlab-node-b, where endpoints live that are not on the recorded node), 
 each scenario dials and their EndpointSlices, and the kube-proxy ConfigMap with the mode the scenario
 stands in for. --contradicting writes the same cluster changed so that the cause the scenario reproduces
 is ruled out (an endpoint on this node, ipMode: Proxy, a ready endpoint, a policy admitting the client,
-the deleted DNS pod still an endpoint, ndots:1), for the goldens that show a contradicted cause. The DNS
-scenarios add the kube-dns Service in kube-system, its EndpointSlice and CoreDNS pods, and the client
-pod's dnsPolicy (and dnsConfig).
+the deleted DNS pod still an endpoint, ndots:1, the deleted backend still ready), for the goldens that
+show a contradicted cause. The DNS scenarios add the kube-dns Service in kube-system, its EndpointSlice
+and CoreDNS pods, and the client pod's dnsPolicy (and dnsConfig); the established-connection scenarios
+Service api and, for the gone endpoint, its terminating pod.
 """
 import argparse
 import hashlib
@@ -273,7 +274,33 @@ def objects(scenario, contradicting):
         objs.append(slice_("api", "IPv4", [(C, NODE_B, API)]))
         if base in ("cross-node-remote-drop", "cross-node-policy-reject"):
             objs.append(policy("api-allow-frontend", "api", contradicting))
+    if base.startswith("pmtu-") or base.startswith("reset-"):
+        objs += established_objects(base, contradicting)
     objs.append(kube_proxy(mode))
+    return objs
+
+
+API_NEW, C_NEW = "api-7c9f8d6b5-w3j6d", "10.244.1.21"
+
+
+def established_objects(scenario, contradicting):
+    """The established-connection scenarios (scripts/lab/established.sh): pod C on the second node behind
+    Service api. reset-by-gone-endpoint: pod C is being deleted (deletionTimestamp set, its endpoint no
+    longer ready nor serving, terminating) and a replacement is ready; the contradicting cluster still has
+    pod C running and a ready endpoint."""
+    c = pod(API, "api", [C], NODE_B, "api-7c9f8d6b5")
+    endpoints = [(C, NODE_B, API)]
+    objs = [c, service("api", {"app": "api"}, [port("http", 8080, 80)], ["10.96.70.70"])]
+    if scenario == "reset-by-gone-endpoint" and not contradicting:
+        c["metadata"]["deletionTimestamp"] = "2026-11-20T09:30:00Z"
+        c["metadata"]["deletionGracePeriodSeconds"] = 30
+        c["status"]["conditions"] = [{"type": "Ready", "status": "False"}]
+        objs.append(pod(API_NEW, "api", [C_NEW], NODE_B, "api-7c9f8d6b5"))
+        sl = slice_("api", "IPv4", [(C, NODE_B, API), (C_NEW, NODE_B, API_NEW)])
+        sl["endpoints"][0]["conditions"] = {"ready": False, "serving": False, "terminating": True}
+        objs.append(sl)
+    else:
+        objs.append(slice_("api", "IPv4", endpoints))
     return objs
 
 
