@@ -692,6 +692,7 @@ public final class NodeTraceGenerator {
             case 443: case 8443:
                 return Msg.binary(round == 0 ? 517 : rng.between(80, 700), binaryPool, rng.nextInt());
             case 53:
+                dnsQueries++; // DNS over TCP, one message per segment: pcapdiag counts it a query as over UDP
                 d.dnsId = rng.nextInt(65536);
                 d.dnsName = pick(Topology.WORDS) + "." + pick(Topology.NAMESPACES) + ".svc.cluster.local";
                 return Msg.text(dns(d, 0), 0, textPool, 0);

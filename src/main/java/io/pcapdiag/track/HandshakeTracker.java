@@ -332,7 +332,9 @@ public final class HandshakeTracker {
             linkSibling(q);
             return;
         }
-        searchMisses.server(v.srcHi, v.srcLo);
+        if (v.kind == PacketView.Kind.UDP) {
+            searchMisses.server(v.srcHi, v.srcLo); // a resolver others ask (CoreDNS, NodeLocal DNSCache) answers over UDP
+        }
         Attempt a = queries.get(v.dstHi, v.dstLo, v.dstPort, v.dnsId);
         if (a == null || !a.answeredBy(v)) {
             unmatched();

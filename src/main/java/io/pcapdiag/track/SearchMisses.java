@@ -30,7 +30,7 @@ final class SearchMisses {
             return size() > CLIENTS;
         }
     };
-    /** Addresses seen answering DNS queries, the least recent forgotten past {@link #CLIENTS}. */
+    /** Addresses seen answering DNS queries over UDP, the least recent forgotten past {@link #CLIENTS}. */
     private final Map<Client, Boolean> servers = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Client, Boolean> eldest) {
