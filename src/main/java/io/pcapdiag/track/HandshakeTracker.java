@@ -520,7 +520,10 @@ public final class HandshakeTracker {
         if (a.answeredByTarget) {
             return Outcome.ANSWERED;
         }
-        if (a.otherSynAck != null) {
+        // A datagram that is no DNS message carries nothing that ties a reply to it (a SYN-ACK acknowledges the ISN, a
+        // DNS answer repeats id and question): a reply from elsewhere is a bypass only when the client's socket refused
+        // it, as a connected socket does; an unconnected one (gossip to many peers) takes it.
+        if (a.otherSynAck != null && (a.query != null || !a.udp || a.clientReset != null)) {
             return Outcome.BYPASSED;
         }
         if (a.reset != null) {

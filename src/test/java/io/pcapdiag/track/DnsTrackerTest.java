@@ -277,13 +277,26 @@ class DnsTrackerTest {
     }
 
     @Test
-    void aReplyFromWhereDnatSentTheDatagramIsABypass() {
+    void aReplyFromWhereDnatSentTheDatagramIsABypassWhenTheClientRefusesIt() {
         h.feed(T0, udp(CLIENT, 40005, "10.96.81.25", 8125, new byte[19]));
         h.feed(T0 + 1000, udp(CLIENT, 40005, "10.244.0.19", 8125, new byte[19]));
-        h.feed(T0 + MS, udp("10.244.0.19", 8125, CLIENT, 40005, new byte[4]));
+        byte[] reply = udp("10.244.0.19", 8125, CLIENT, 40005, new byte[4]);
+        h.feed(T0 + MS, reply);
+        h.feed(T0 + MS + 100, Ipv4Builder.ipv4(CLIENT, "10.244.0.19").icmp(IcmpBuilder.error(3, 3, reply, reply.length)).build());
         h.tick(T0 + 7 * S);
         assertEquals(Outcome.BYPASSED, h.only().outcome());
         assertEquals(Pattern.NAT_BYPASS_REPLY, Rules.classify(h.only()));
+    }
+
+    @Test
+    void aReplyFromElsewhereThatTheClientTakesIsNoBypass() {
+        // An unconnected socket (gossip) sends to B and, within the same instant, to C; C answers, B does not.
+        h.feed(T0, udp(CLIENT, 7946, "10.244.1.5", 7946, new byte[40]));
+        h.feed(T0 + 1000, udp(CLIENT, 7946, "10.244.2.9", 7946, new byte[40]));
+        h.feed(T0 + MS, udp("10.244.2.9", 7946, CLIENT, 7946, new byte[40]));
+        h.tick(T0 + 7 * S);
+        assertEquals(Outcome.UNANSWERED, h.only().outcome());
+        assertNull(Rules.classify(h.only()));
     }
 
     @Test
