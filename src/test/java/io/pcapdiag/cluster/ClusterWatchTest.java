@@ -1,9 +1,11 @@
 package io.pcapdiag.cluster;
 
+import static io.pcapdiag.cluster.WatchTesting.await;
+import static io.pcapdiag.cluster.WatchTesting.ip;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -16,13 +18,10 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
-import io.pcapdiag.decode.Endpoint;
-import io.pcapdiag.decode.Ip;
 import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -33,21 +32,6 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("slow")
 class ClusterWatchTest {
-    private static Endpoint ip(String s) {
-        long[] a = Ip.parse(s);
-        return Endpoint.address(a[0], a[1]);
-    }
-
-    private static void await(BooleanSupplier cond, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 20_000_000_000L;
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("waited 20 s for " + what);
-            }
-            Thread.sleep(50);
-        }
-    }
-
     private static EndpointSlice slice(boolean ready) {
         return new EndpointSliceBuilder().withNewMetadata().withName("web-abc").withNamespace("shop")
                 .addToLabels("kubernetes.io/service-name", "web").endMetadata().withAddressType("IPv4")
