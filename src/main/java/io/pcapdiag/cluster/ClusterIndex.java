@@ -236,10 +236,17 @@ public final class ClusterIndex {
     }
 
     private static List<Service> dnsServices(List<Service> kubeSystem) {
-        List<Service> labelled = kubeSystem.stream().filter(s -> s.getMetadata().getLabels() != null
-                && DNS_LABEL_VALUE.equals(s.getMetadata().getLabels().get(DNS_LABEL))).toList();
-        return !labelled.isEmpty() ? labelled
-                : kubeSystem.stream().filter(s -> "kube-dns".equals(s.getMetadata().getName())).toList();
+        // One pass for both: a lambda only one snapshot's shape reaches would miss the launcher's class-data archive.
+        List<Service> labelled = new ArrayList<>();
+        List<Service> named = new ArrayList<>();
+        for (Service s : kubeSystem) {
+            if (s.getMetadata().getLabels() != null && DNS_LABEL_VALUE.equals(s.getMetadata().getLabels().get(DNS_LABEL))) {
+                labelled.add(s);
+            } else if ("kube-dns".equals(s.getMetadata().getName())) {
+                named.add(s);
+            }
+        }
+        return !labelled.isEmpty() ? labelled : named;
     }
 
     /**

@@ -55,8 +55,10 @@ public final class DisplayFilter {
         String l4 = a.udp() ? "udp" : "tcp";
         String flow = "((" + ip + ".src==" + client + " && " + l4 + ".srcport==" + port + ") || (" + ip + ".dst==" + client
                 + " && " + l4 + ".dstport==" + port + "))";
+        // A DNS query's messages by their id, in a quote too (Wireshark dissects the DNS header an ICMP error quotes):
+        // the socket's other queries and the errors quoting them are another query's.
         String datagrams = a.query() == null ? flow : "(dns.id==" + a.query().id() + " && " + flow + ")";
         return "((!icmp && !icmpv6 && " + datagrams + ") || ((icmp.type==3 || icmp.type==11 || icmpv6.type==1"
-                + " || icmpv6.type==3) && " + flow + "))";
+                + " || icmpv6.type==3) && " + datagrams + "))";
     }
 }

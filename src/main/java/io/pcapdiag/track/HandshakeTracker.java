@@ -458,6 +458,18 @@ public final class HandshakeTracker {
         if (IcmpTable.kind(v.ipVersion, v.icmpType, v.icmpCode) != IcmpKind.TIME_EXCEEDED) {
             // The datagram it quotes is not in the capture (live keeps ICMP errors, not every datagram): the quote
             // says which exchange it rejects.
+            Attempt same = udpTable.get(v.quotedSrcHi, v.quotedSrcLo, v.quotedSrcPort, NO_ID);
+            if (same != null && same.quoteOnly && f.nanos - same.synNanos < RETRANSMIT_GAP_NANOS) {
+                // The same error again after conntrack reverse-NATed it on its way to the client: its quote names what
+                // the client dialed (the Service address the error now comes from), the first one where DNAT sent it.
+                keep(same, f, v);
+                if (v.srcLo == v.quotedDstLo && v.srcHi == v.quotedDstHi) {
+                    same.targetHi = v.quotedDstHi;
+                    same.targetLo = v.quotedDstLo;
+                    same.targetPort = v.quotedDstPort;
+                }
+                return;
+            }
             if (open() >= maxOpen) {
                 evictOldest();
             }

@@ -338,4 +338,17 @@ class DnsTrackerTest {
         assertEquals(Pattern.UDP_UNREACHABLE, Rules.classify(x));
         assertEquals(1, h.tracker.unmatchedAnswers(), "time exceeded quoting a probe makes no exchange");
     }
+
+    @Test
+    void anIcmpErrorSeenBeforeAndAfterReverseNatIsOneExchangeToTheServiceAddress() {
+        byte[] dnat = udp(CLIENT, 40001, "10.244.0.19", 8125, new byte[19]);
+        byte[] sent = udp(CLIENT, 40001, "10.96.81.25", 8125, new byte[19]);
+        h.feed(T0, Ipv4Builder.ipv4("10.244.0.19", CLIENT).icmp(IcmpBuilder.error(3, 3, dnat, dnat.length)).build());
+        h.feed(T0 + 20_000, Ipv4Builder.ipv4("10.96.81.25", CLIENT).icmp(IcmpBuilder.error(3, 3, sent, sent.length)).build());
+        h.finish();
+        Attempt x = h.only();
+        assertEquals("10.96.81.25:8125", x.target().toString());
+        assertEquals("10.244.0.19", x.responder().toString());
+        assertEquals(2, x.frames().size());
+    }
 }
