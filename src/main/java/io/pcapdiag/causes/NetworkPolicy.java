@@ -29,8 +29,9 @@ final class NetworkPolicy implements CauseRule {
 
     @Override
     public CauseVerdict judge(Finding f, Context context) {
-        Optional<PolicyVerdict> p = context.policy(f.client(), f.examples().get(0).natCopy() != null
-                ? f.examples().get(0).natCopy().destination() : f.target(), f.examples().get(0).udp() ? "UDP" : "TCP");
+        io.pcapdiag.track.Attempt first = f.examples().get(0);
+        Optional<PolicyVerdict> p = context.policy(f.client(), first.dnatDestination() != null ? first.dnatDestination()
+                : f.target(), first.udp() ? "UDP" : "TCP");
         if (p.isEmpty()) {
             return CauseVerdict.unknown(cause(), List.of("kubectl get networkpolicy -A   (policies that select "
                     + f.target().address() + "'s pod)"));

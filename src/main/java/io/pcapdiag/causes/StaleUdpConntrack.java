@@ -31,16 +31,18 @@ final class StaleUdpConntrack implements CauseRule {
     public CauseVerdict judge(Finding f, Context context) {
         List<String> fix = List.of("conntrack -L -p udp --orig-dst " + f.target().address() + "   (on the node: the"
                 + " entries' reply source is the backend they DNAT to)");
-        Sighting nat = f.examples().stream().map(Attempt::natCopy).filter(s -> s != null).findFirst().orElse(null);
-        if (nat == null) {
+        Attempt a = f.examples().stream().filter(x -> x.dnatDestination() != null).findFirst().orElse(null);
+        if (a == null) {
             return CauseVerdict.unknown(cause(), fix);
         }
-        Optional<EndpointStatus> status = context.endpointStatus(nat.destination(), f.target());
+        Optional<EndpointStatus> status = context.endpointStatus(a.dnatDestination(), f.target());
         if (status.isEmpty()) {
             return CauseVerdict.unknown(cause(), fix);
         }
+        Sighting cited = a.natCopy() != null ? a.natCopy() : a.icmp();
         io.pcapdiag.context.Fact seen = new io.pcapdiag.context.Fact(io.pcapdiag.context.Source.CAPTURE,
-                "DNAT sent the datagram to " + nat.destination() + " (" + nat.ref(false) + ")");
+                (a.natCopy() != null ? "DNAT sent the datagram to " : "the ICMP error quotes the datagram DNAT'ed to ")
+                        + a.dnatDestination() + " (" + cited.ref(false) + ")");
         return new CauseVerdict(cause(), status.get().ready() ? Verdict.CONTRADICTED : Verdict.CONFIRMED,
                 List.of(seen, status.get().fact()), fix);
     }

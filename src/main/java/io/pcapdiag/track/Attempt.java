@@ -67,6 +67,8 @@ public final class Attempt {
      * no packet of its own: {@link #frames()} and the evidence leave it out.
      */
     boolean quoteOnly;
+    /** A quote-known exchange seen on both sides of NAT: where the first error's quote says DNAT sent the datagram. */
+    Endpoint quotedDnat;
     /** A DNS query: its answer from the dialed address had TC set, and whether the client then dialed it over TCP. */
     boolean truncatedAnswer;
     boolean retriedOverTcp;
@@ -147,6 +149,7 @@ public final class Attempt {
         synLength = udp ? Math.max(0, v.ipPayloadLength - 8) : v.tcpPayloadLength;
         query = null;
         quoteOnly = false;
+        quotedDnat = null;
         truncatedAnswer = false;
         retriedOverTcp = false;
         sibling = null;
@@ -230,6 +233,14 @@ public final class Attempt {
     /** A UDP exchange or a DNS query (over UDP or TCP): what the tracker never reuses, and keeps in its own tables. */
     public boolean exchange() {
         return udp || query != null;
+    }
+
+    /**
+     * Where DNAT sent the exchange's first packet: its DNAT'ed copy's destination, or for an exchange known from ICMP
+     * errors alone, the destination the error quoted before reverse NAT; null when neither was seen.
+     */
+    public Endpoint dnatDestination() {
+        return natCopy != null ? natCopy.destination() : quotedDnat;
     }
 
     /** Known only from an ICMP error quoting its datagram, which the capture does not hold. */

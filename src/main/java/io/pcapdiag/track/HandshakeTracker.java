@@ -464,6 +464,7 @@ public final class HandshakeTracker {
                 // the client dialed (the Service address the error now comes from), the first one where DNAT sent it.
                 keep(same, f, v);
                 if (v.srcLo == v.quotedDstLo && v.srcHi == v.quotedDstHi) {
+                    same.quotedDnat = same.target();
                     same.targetHi = v.quotedDstHi;
                     same.targetLo = v.quotedDstLo;
                     same.targetPort = v.quotedDstPort;
