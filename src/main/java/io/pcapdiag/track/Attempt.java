@@ -97,6 +97,8 @@ public final class Attempt {
     /** The dialed address's SYN-ACK, kept only when it came after a retransmission (a delayed connect). */
     Sighting synAck;
     Sighting otherSynAck;
+    /** A UDP exchange: when the last answer from elsewhere than the dialed address came (a re-sent query's too). */
+    long lastBypassNanos;
     Sighting reset;
     Sighting icmp;
     /** The client's RST to a SYN-ACK it had no socket for (seq = ISN+1). */
@@ -170,6 +172,7 @@ public final class Attempt {
         answerNanos = 0;
         synAck = null;
         otherSynAck = null;
+        lastBypassNanos = 0;
         reset = null;
         icmp = null;
         clientReset = null;

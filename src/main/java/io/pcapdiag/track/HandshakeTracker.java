@@ -429,8 +429,11 @@ public final class HandshakeTracker {
                     searchMisses.answered(a, v.dnsRcode);
                 }
             }
-        } else if (a.otherSynAck == null) {
-            a.otherSynAck = seen;
+        } else {
+            a.lastBypassNanos = f.nanos;
+            if (a.otherSynAck == null) {
+                a.otherSynAck = seen;
+            }
         }
     }
 
@@ -489,18 +492,24 @@ public final class HandshakeTracker {
         unmatched();
     }
 
-    /** The newest open exchange whose client is the quote's destination and whose bypassing answer the quote is. */
+    /**
+     * The open exchange whose client is the quote's destination and whose bypassing answer the quote is: of the
+     * socket's queries answered so, the one answered last (a client refuses an answer at once; the queue's order is
+     * not the answers', since a query looked at again goes back to its tail).
+     */
     private Attempt refusedAnswer(PacketView v) {
         Iterator<Attempt> it = queue.descendingIterator();
+        Attempt best = null;
         for (int i = 0; i < QUOTE_SCAN_LIMIT && it.hasNext(); i++) {
             Attempt a = it.next();
             Sighting other = a.otherSynAck;
             if (a.udp && other != null && a.clientPort == v.quotedDstPort && a.clientIs(v.quotedDstHi, v.quotedDstLo)
-                    && other.srcPort == v.quotedSrcPort && other.srcLo == v.quotedSrcLo && other.srcHi == v.quotedSrcHi) {
-                return a;
+                    && other.srcPort == v.quotedSrcPort && other.srcLo == v.quotedSrcLo && other.srcHi == v.quotedSrcHi
+                    && (best == null || a.lastBypassNanos > best.lastBypassNanos)) {
+                best = a;
             }
         }
-        return null;
+        return best;
     }
 
     /** Keeps the packet in {@code f} and {@code v} as one of {@code a}'s frames, and returns it. */
