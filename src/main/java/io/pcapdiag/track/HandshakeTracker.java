@@ -366,10 +366,19 @@ public final class HandshakeTracker {
 
     /** Opens a UDP exchange or a DNS query (over UDP or TCP) in {@code into}, keyed by {@code id}. */
     private Attempt open(Frame f, PacketView v, int id, AttemptTable into) {
+        return open(f, v, id, into, false);
+    }
+
+    /** The same; {@code fromQuote}: an exchange known from the ICMP error in {@code v} alone ({@link Attempt#startFromQuote}). */
+    private Attempt open(Frame f, PacketView v, int id, AttemptTable into, boolean fromQuote) {
         if (open() >= maxOpen) {
             evictOldest();
         }
         Attempt a = new Attempt(f, v);
+        if (fromQuote) {
+            a.startFromQuote(f, v);
+            a.icmp = keep(a, f, v);
+        }
         a.isn = id;
         a.expiresAt = f.nanos + UDP_DECISION_NANOS;
         // Queued as a SYN is: the queue stays in order of first decision, and a later look requeues it.
@@ -474,19 +483,7 @@ public final class HandshakeTracker {
                 }
                 return;
             }
-            if (open() >= maxOpen) {
-                evictOldest();
-            }
-            Attempt a2 = new Attempt(f, v);
-            a2.startFromQuote(f, v);
-            a2.isn = NO_ID;
-            a2.icmp = keep(a2, f, v);
-            a2.expiresAt = f.nanos + UDP_DECISION_NANOS;
-            a2.queuedExpiry = f.nanos + FIRST_DECISION_NANOS;
-            udpTable.put(a2);
-            queue.addLast(a2);
-            attempts++;
-            peakOpen = Math.max(peakOpen, open());
+            open(f, v, NO_ID, udpTable, true);
             return;
         }
         unmatched();
