@@ -198,6 +198,18 @@ public final class Attempt {
         }
     }
 
+    /**
+     * When the attempt is decided: at {@link #expiresAt}; a DNS query answered by what it dialed once the answer's copies
+     * are in, unless its answer was truncated (its retry over TCP is awaited) or the query sent with it is not answered
+     * (a lost race is asked again, both queries at once: the re-send is this query's).
+     */
+    long decisionDue() {
+        if (query != null && answeredByTarget && !truncatedAnswer && (sibling == null || sibling.answeredByTarget)) {
+            return Math.min(expiresAt, answerNanos + HandshakeTracker.ANSWER_COPIES_NANOS);
+        }
+        return expiresAt;
+    }
+
     boolean is(long hi, long lo, int port, int seq) {
         return clientLo == lo && clientPort == port && isn == seq && clientHi == hi;
     }

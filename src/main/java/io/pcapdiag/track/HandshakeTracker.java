@@ -13,7 +13,7 @@ import java.util.Iterator;
  * and "DNS"): one tracker, one kind of exchange ({@link Attempt}). Time is capture time: an attempt is decided
  * {@link #FIRST_DECISION_NANOS} after its SYN (after its next retransmission is due, once it was retransmitted), a
  * UDP exchange {@link #UDP_DECISION_NANOS} after its last query, so late copies of its packets on other interfaces
- * still find it. The tables are bounded together; the oldest exchange is evicted when they are full.
+ * still find it (a DNS query answered by what it dialed {@link #ANSWER_COPIES_NANOS} after the answer). The tables are bounded together; the oldest exchange is evicted when they are full.
  */
 public final class HandshakeTracker {
     /** An attempt with no answer is unanswered once the capture went on this long after its SYN (docs/design.md). */
@@ -42,6 +42,14 @@ public final class HandshakeTracker {
     public static final long RACE_WINDOW_NANOS = 10_000_000L;
     /** NXDOMAIN answers a client's search list is looked for in, after its query was answered NOERROR. */
     static final long SEARCH_WINDOW_NANOS = 30_000_000_000L;
+    /**
+     * A DNS query answered by what it dialed is decided this long after the answer, once the answer's copies on other
+     * interfaces are in ({@link #RETRANSMIT_GAP_NANOS}: sooner is the same packet seen again), rather than
+     * {@link #UDP_DECISION_NANOS} after it was sent: held 6 s, a busy node's lookups would fill the heap.
+     */
+    static final long ANSWER_COPIES_NANOS = RETRANSMIT_GAP_NANOS;
+    /** An exchange is first looked at this long after it opened, and again at most this often until it is due. */
+    static final long EXCHANGE_LOOK_NANOS = 2 * RETRANSMIT_GAP_NANOS;
     /** How soon after a truncated answer a SYN to the DNS port is its retry over TCP. */
     static final long TCP_RETRY_NANOS = 500_000_000L;
     /** The DNS port (RFC 1035 4.2.1): a TCP SYN to it may retry a truncated answer. */
@@ -75,7 +83,13 @@ public final class HandshakeTracker {
      */
     private final Attempt[] free = new Attempt[MAX_FREE];
     private int freeCount;
+    /** TCP attempts, in order of their next look (see {@link #expire}). */
     private final ArrayDeque<Attempt> queue = new ArrayDeque<>();
+    /**
+     * UDP exchanges and DNS queries (over UDP or TCP), the same way: their own queue, since most are decided within
+     * {@link #EXCHANGE_LOOK_NANOS} and a TCP attempt at the head of a shared one would hold them for seconds.
+     */
+    private final ArrayDeque<Attempt> exchanges = new ArrayDeque<>();
     private final TrackerSink sink;
     private final int maxOpen;
     private long clock = Long.MIN_VALUE;
@@ -265,7 +279,7 @@ public final class HandshakeTracker {
      * between connections to different destinations.
      */
     private Attempt byPorts(PacketView v, boolean udp) {
-        Iterator<Attempt> it = queue.descendingIterator();
+        Iterator<Attempt> it = (udp ? exchanges : queue).descendingIterator();
         for (int i = 0; i < QUOTE_SCAN_LIMIT && it.hasNext(); i++) {
             Attempt a = it.next();
             if (a.udp == udp && (udp || a.query == null) && a.clientPort == v.quotedSrcPort && a.clientLo == v.quotedSrcLo && a.clientHi == v.quotedSrcHi
@@ -279,18 +293,26 @@ public final class HandshakeTracker {
     }
 
     private void expire(long now) {
-        while (!queue.isEmpty()) {
-            Attempt head = queue.peekFirst();
-            if (head.expiresAt <= now) {
-                queue.pollFirst();
+        expire(queue, now, LINGER_NANOS);
+        expire(exchanges, now, EXCHANGE_LOOK_NANOS);
+    }
+
+    /**
+     * Decides the attempts at the head of {@code q} that are due. One that is not due at its look (retransmitted since
+     * it was queued, or not answered yet) is requeued, to be looked at again within {@code lookAgain} rather than when
+     * it is due, which may be minutes away: at the head it would hold back every attempt queued behind it until then.
+     */
+    private void expire(ArrayDeque<Attempt> q, long now, long lookAgain) {
+        while (!q.isEmpty()) {
+            Attempt head = q.peekFirst();
+            long due = head.decisionDue();
+            if (due <= now) {
+                q.pollFirst();
                 decide(head, now);
             } else if (head.queuedExpiry <= now) {
-                // Retransmitted since it was queued: requeue. Look again within LINGER_NANOS rather than at
-                // its expiry, which may be minutes away: at the head it would hold back every attempt queued
-                // behind it (each due LINGER_NANOS after its SYN) until then.
-                queue.pollFirst();
-                head.queuedExpiry = Math.min(head.expiresAt, now + LINGER_NANOS);
-                queue.addLast(head);
+                q.pollFirst();
+                head.queuedExpiry = Math.min(due, now + lookAgain);
+                q.addLast(head);
             } else {
                 return;
             }
@@ -302,7 +324,7 @@ public final class HandshakeTracker {
      * which a resolver does at once.
      */
     private void retryOverTcp(Frame f, PacketView v) {
-        Iterator<Attempt> it = queue.descendingIterator();
+        Iterator<Attempt> it = exchanges.descendingIterator();
         for (int i = 0; i < RECENT_SCAN_LIMIT && it.hasNext(); i++) {
             Attempt q = it.next();
             if (q.truncatedAnswer && !q.retriedOverTcp && f.nanos - q.answerNanos <= TCP_RETRY_NANOS
@@ -324,7 +346,7 @@ public final class HandshakeTracker {
             }
             if (a != null) {
                 // The socket reused the id for another question: the first query is over.
-                queue.remove(a);
+                exchanges.remove(a);
                 decide(a, clock);
             }
             Attempt q = open(f, v, v.dnsId, queries);
@@ -381,10 +403,9 @@ public final class HandshakeTracker {
         }
         a.isn = id;
         a.expiresAt = f.nanos + UDP_DECISION_NANOS;
-        // Queued as a SYN is: the queue stays in order of first decision, and a later look requeues it.
-        a.queuedExpiry = f.nanos + FIRST_DECISION_NANOS;
+        a.queuedExpiry = f.nanos + EXCHANGE_LOOK_NANOS;
         into.put(a);
-        queue.addLast(a);
+        exchanges.addLast(a);
         attempts++;
         peakOpen = Math.max(peakOpen, open());
         return a;
@@ -495,7 +516,7 @@ public final class HandshakeTracker {
      * not the answers', since a query looked at again goes back to its tail).
      */
     private Attempt refusedAnswer(PacketView v) {
-        Iterator<Attempt> it = queue.descendingIterator();
+        Iterator<Attempt> it = exchanges.descendingIterator();
         Attempt best = null;
         for (int i = 0; i < QUOTE_SCAN_LIMIT && it.hasNext(); i++) {
             Attempt a = it.next();
@@ -517,7 +538,10 @@ public final class HandshakeTracker {
     }
 
     private void evictOldest() {
-        Attempt oldest = queue.pollFirst();
+        Attempt tcp = queue.peekFirst();
+        Attempt exchange = exchanges.peekFirst();
+        Attempt oldest = exchange == null || tcp != null && tcp.synNanos <= exchange.synNanos
+                ? queue.pollFirst() : exchanges.pollFirst();
         oldest.evicted = true;
         evicted++;
         decide(oldest, clock);
@@ -562,6 +586,9 @@ public final class HandshakeTracker {
     public void finish() {
         while (!queue.isEmpty()) {
             decide(queue.pollFirst(), clock);
+        }
+        while (!exchanges.isEmpty()) {
+            decide(exchanges.pollFirst(), clock);
         }
     }
 
