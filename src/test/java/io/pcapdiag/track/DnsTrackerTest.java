@@ -102,6 +102,32 @@ class DnsTrackerTest {
     }
 
     @Test
+    void anAnsweredQueryIsDecidedOnceItsAnswersCopiesAreInNotSixSecondsLater() {
+        query(T0, VIP, 1, NAME, 1);
+        answer(T0 + 2 * MS, VIP, 1, NAME, 1, ok(1, NAME, 1));
+        answer(T0 + 2 * MS + 1000, VIP, 1, NAME, 1, ok(1, NAME, 1)); // the same answer on the client's veth
+        h.tick(T0 + 2 * MS + HandshakeTracker.ANSWER_COPIES_NANOS - 1);
+        assertTrue(h.decided.isEmpty(), "not before its copies are in");
+        h.tick(T0 + 2 * MS + HandshakeTracker.ANSWER_COPIES_NANOS + HandshakeTracker.EXCHANGE_LOOK_NANOS);
+        assertEquals(Outcome.ANSWERED, h.only().outcome());
+        assertEquals(0, h.tracker.unmatchedAnswers(), "the copy found its query");
+        assertEquals(0, h.tracker.open());
+    }
+
+    @Test
+    void anAnsweredQueryIsHeldWhileItsRaceSiblingOrItsTruncatedAnswersRetryIsAwaited() {
+        query(T0, VIP, 1, NAME, 1);
+        query(T0 + 2 * MS, VIP, 2, NAME, 28);
+        answer(T0 + 3 * MS, VIP, 1, NAME, 1, ok(1, NAME, 1));
+        h.feed(T0 + 20 * MS, udp(CLIENT, 40002, VIP, 53, DnsBuilder.query(3, NAME, 1).build()));
+        h.feed(T0 + 21 * MS, udp(VIP, 53, CLIENT, 40002, DnsBuilder.query(3, NAME, 1).response(0).truncated().build()));
+        h.tick(T0 + 2 * S);
+        assertTrue(h.decided.isEmpty(), "the A waits for its AAAA, the truncated answer for its retry: " + h.decided);
+        h.tick(T0 + 7 * S);
+        assertEquals(3, h.decided.size());
+    }
+
+    @Test
     void twoQueriesMoreThanTenMillisecondsApartAreNoRace() {
         query(T0, VIP, 1, NAME, 1);
         query(T0 + 11 * MS, VIP, 2, NAME, 28);
