@@ -45,8 +45,7 @@ final class SearchMisses {
 
     /** Query {@code q} was answered by the address it dialed with {@code rcode}. */
     void answered(Attempt q, int rcode) {
-        String name = q.query.lowerName();
-        if (name == null) {
+        if (q.query.name() == null || rcode != 3 && rcode != 0) {
             return;
         }
         Client c = new Client(q.clientHi, q.clientLo);
@@ -58,12 +57,14 @@ final class SearchMisses {
             if (misses.size() == PER_CLIENT) {
                 misses.removeFirst();
             }
-            misses.addLast(new Miss(name, q.query.type(), q.synNanos));
-        } else if (rcode == 0) {
+            misses.addLast(new Miss(q.query.lowerName(), q.query.type(), q.synNanos));
+        } else {
+            // Most clients have had no NXDOMAIN lately: their names are not lowercased.
             ArrayDeque<Miss> misses = byClient.get(c);
             if (misses == null) {
                 return;
             }
+            String name = q.query.lowerName();
             // "api.example.com." is the stem of "api.example.com.default.svc.cluster.local."
             String stem = name.endsWith(".") ? name : name + ".";
             for (Iterator<Miss> it = misses.iterator(); it.hasNext(); ) {
