@@ -21,7 +21,20 @@ final class SearchMisses {
     private record Client(long hi, long lo) {
     }
 
-    private record Miss(String name, int type, long sentNanos) {
+    /** An NXDOMAIN answer: the name asked (lowercased), its type, when it was sent, and its first label's hash. */
+    private record Miss(String name, int type, long sentNanos, int firstLabel) {
+    }
+
+    /**
+     * The hash of a lowercased name's first label: a name and its search-list expansions share it, so that a NOERROR
+     * answer compares its stem only with the misses that may expand it.
+     */
+    private static int firstLabel(String lowerName) {
+        int h = 0;
+        for (int i = 0; i < lowerName.length() && lowerName.charAt(i) != '.'; i++) {
+            h = 31 * h + lowerName.charAt(i);
+        }
+        return h;
     }
 
     private final Map<Client, ArrayDeque<Miss>> byClient = new LinkedHashMap<>(64, 0.75f, true) {
@@ -57,7 +70,8 @@ final class SearchMisses {
             if (misses.size() == PER_CLIENT) {
                 misses.removeFirst();
             }
-            misses.addLast(new Miss(q.query.lowerName(), q.query.type(), q.synNanos));
+            String name = q.query.lowerName();
+            misses.addLast(new Miss(name, q.query.type(), q.synNanos, firstLabel(name)));
         } else {
             // Most clients have had no NXDOMAIN lately: their names are not lowercased.
             ArrayDeque<Miss> misses = byClient.get(c);
@@ -67,9 +81,10 @@ final class SearchMisses {
             String name = q.query.lowerName();
             // "api.example.com." is the stem of "api.example.com.default.svc.cluster.local."
             String stem = name.endsWith(".") ? name : name + ".";
+            int first = firstLabel(name);
             for (Iterator<Miss> it = misses.iterator(); it.hasNext(); ) {
                 Miss m = it.next();
-                if (m.type == q.query.type() && m.name.startsWith(stem) && m.name.length() > stem.length()
+                if (m.firstLabel == first && m.type == q.query.type() && m.name.startsWith(stem) && m.name.length() > stem.length()
                         && q.synNanos - m.sentNanos <= HandshakeTracker.SEARCH_WINDOW_NANOS && m.sentNanos <= q.synNanos) {
                     if (q.searchMisses == 0 || m.sentNanos < q.searchFirstNanos) {
                         q.searchFirstNanos = m.sentNanos;
