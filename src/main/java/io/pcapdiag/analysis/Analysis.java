@@ -172,8 +172,34 @@ public final class Analysis {
     /** Takes one frame through the pipeline on this thread (live capture feeds each here). Its bytes are not kept. */
     public void feed(Frame f, CaptureSummary s) {
         if (!feeding.take(f, s)) {
-            direct.observe(f);
+            handOver(direct, f);
         }
+    }
+
+    /**
+     * Hands the frame the first stage decoded into {@code tracking}'s view over; then each further DNS message its TCP
+     * segment holds (glibc sends its A and AAAA queries in one), decoded as the frame's DNS message, the same way.
+     */
+    private void handOver(Tracking tracking, Frame f) {
+        boolean more = tracking.view().dnsMore;
+        tracking.observe(f);
+        for (int m = 1; more; m++) {
+            PacketView v = tracking.view();
+            try {
+                decoder.decode(f, v, m);
+            } catch (RuntimeException e) {
+                undecodable(f, e, "its DNS message " + (m + 1) + " and those after it not read");
+                return;
+            }
+            more = v.dnsMore;
+            tracking.observe(f);
+        }
+    }
+
+    /** The one line that says a frame's decoding failed unexpectedly, and what it cost. */
+    private void undecodable(Frame f, RuntimeException e, String cost) {
+        problems.accept(f.capture.name() + ": offset " + f.fileOffset + ": frame " + f.number + " could not be decoded ("
+                + e + "); " + cost);
     }
 
     /**
@@ -243,8 +269,7 @@ public final class Analysis {
             v.reset();
             v.kind = PacketView.Kind.UNDECODABLE;
             s.decoderFailure(f);
-            problems.accept(f.capture.name() + ": offset " + f.fileOffset + ": frame " + f.number
-                    + " could not be decoded (" + e + "); counted as malformed");
+            undecodable(f, e, "counted as malformed");
             return false;
         }
     }
@@ -328,7 +353,7 @@ public final class Analysis {
         Stage stage = new Stage(tracking);
         try {
             for (Frame f = merged.next(stage); f != null; f = merged.next(stage)) {
-                tracking.observe(f);
+                handOver(tracking, f);
             }
         } catch (FrameFilter.Failure e) {
             throw e.getCause();

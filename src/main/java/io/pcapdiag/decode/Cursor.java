@@ -23,6 +23,11 @@ final class Cursor {
     boolean firstFragment;
     /** The UDP ports a DNS message is read on, besides 53: the cluster DNS Service's ({@link Decoder#Decoder(java.util.Collection)}). */
     int[] dnsPorts = new int[0];
+    /**
+     * Which DNS message of a TCP segment to read: 0 the first, n the one after n others (RFC 7766 6.2.1.1: a client
+     * may send several queries in one segment, as glibc sends its A and AAAA).
+     */
+    int dnsMessage;
     /** Set by link decoders: the network protocol (ethertype) of what follows. */
     int netType;
     /** Set by {@link Ipv6#skipExtensions}: the protocol after the extension headers. */

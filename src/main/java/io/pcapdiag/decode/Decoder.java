@@ -21,7 +21,7 @@ public final class Decoder {
 
     /** Decodes {@code frame} into {@code v} (which is reset first) and returns what it was. */
     public PacketView.Kind decode(Frame frame, PacketView v) {
-        return decode(frame, v, true);
+        return decode(frame, v, true, 0);
     }
 
     /**
@@ -31,13 +31,22 @@ public final class Decoder {
      * of the reading thread's time on the bench trace; docs/performance.md).
      */
     public PacketView.Kind classify(Frame frame, PacketView v) {
-        return decode(frame, v, false);
+        return decode(frame, v, false, 0);
     }
 
-    private PacketView.Kind decode(Frame frame, PacketView v, boolean fill) {
+    /**
+     * Decodes all of {@code frame} into {@code v}, with the {@code dnsMessage}-th DNS message of its TCP segment (0 the
+     * first) as the view's DNS message: a segment may carry several ({@link PacketView#dnsMore}).
+     */
+    public PacketView.Kind decode(Frame frame, PacketView v, int dnsMessage) {
+        return decode(frame, v, true, dnsMessage);
+    }
+
+    private PacketView.Kind decode(Frame frame, PacketView v, boolean fill, int dnsMessage) {
         v.reset();
         Cursor c = cursor;
         c.fill = fill;
+        c.dnsMessage = dnsMessage;
         c.b = frame.data;
         c.start = frame.offset;
         c.end = frame.offset + frame.capLen;

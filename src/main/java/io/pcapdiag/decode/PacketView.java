@@ -57,6 +57,11 @@ public final class PacketView {
     public boolean dns;
     /** The message could not be read to its end (the anomaly says why); what was read before is set. */
     public boolean dnsMalformed;
+    /**
+     * DNS over TCP: another whole message follows the one read in the same segment ({@link Decoder#decode(Frame,
+     * PacketView, int)} reads it).
+     */
+    public boolean dnsMore;
     /** The transaction id, or -1 when the header itself was cut. */
     public int dnsId;
     /** The header's second 16 bits: QR, opcode, AA, TC, RD, RA, Z, AD, CD and the rcode's lower 4 bits. */
@@ -124,6 +129,7 @@ public final class PacketView {
         tunnelType = TUNNEL_NONE;
         tunnelDepth = 0;
         dns = false;
+        dnsMore = false;
     }
 
     public boolean has(int flag) {

@@ -2,7 +2,8 @@ package io.pcapdiag.decode;
 
 /**
  * TCP (RFC 9293): ports, sequence numbers, flags and window; options are not needed. A segment to or from a DNS port
- * that starts with a whole DNS message (RFC 7766 8: a two-octet length, then the message) carries it ({@link Dns}).
+ * that starts with a whole DNS message (RFC 7766 8: a two-octet length, then the message) carries it ({@link Dns}), and
+ * the whole messages right after it too (RFC 7766 6.2.1.1), one per decode ({@link Cursor#dnsMessage}).
  */
 final class Tcp {
     private Tcp() {
@@ -40,16 +41,21 @@ final class Tcp {
      * The DNS message at the start of a segment's payload, when the segment holds all of it: a message that spans
      * segments is not read (no reassembly), and a segment that continues one does not start with a length and a
      * well-formed message, so what does not read as one (a length past the segment, or a fault other than the
-     * capture's cut) is taken as no DNS and no anomaly.
+     * capture's cut) is taken as no DNS and no anomaly. The {@link Cursor#dnsMessage}-th message is read instead of the
+     * first when the segment holds that many whole ones after it; whether one more follows is {@link PacketView#dnsMore}.
      */
     private static void message(Cursor c, int m, int payload, PacketView v) {
-        if (!c.has(m, 2)) {
+        int end = m + payload;
+        for (int skip = c.dnsMessage; skip > 0; skip--) {
+            if (!whole(c, m, end)) {
+                return;
+            }
+            m += 2 + c.u16(m);
+        }
+        if (!whole(c, m, end)) {
             return;
         }
         int length = c.u16(m);
-        if (length < 12 || 2 + length > payload) {
-            return;
-        }
         String weird = v.weird;
         boolean truncated = v.truncated;
         Dns.decode(c, m + 2, m + 2 + length, v);
@@ -58,6 +64,17 @@ final class Tcp {
             v.dnsMalformed = false;
             v.weird = weird;
             v.truncated = truncated;
+        } else if (c.fill) {
+            v.dnsMore = whole(c, m + 2 + length, end);
         }
+    }
+
+    /** A length at {@code m} whose message fits before the payload's {@code end} and is long enough for a header. */
+    private static boolean whole(Cursor c, int m, int end) {
+        if (!c.has(m, 2)) {
+            return false;
+        }
+        int length = c.u16(m);
+        return length >= 12 && m + 2 + length <= end;
     }
 }

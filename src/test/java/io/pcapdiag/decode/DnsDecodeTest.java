@@ -13,6 +13,7 @@ import io.pcapdiag.testing.Frames;
 import io.pcapdiag.testing.Ipv4Builder;
 import io.pcapdiag.testing.Ipv6Builder;
 import io.pcapdiag.testing.LinkBuilder;
+import io.pcapdiag.testing.TcpBuilder;
 import org.junit.jupiter.api.Test;
 
 /** DNS over UDP, as RFC 1035 and RFC 6891 lay it out, and each way a message can be cut or malformed. */
@@ -191,6 +192,41 @@ class DnsDecodeTest {
         assertEquals("a", pair.dnsQname);
         PacketView beyond = decode(ETHERNET, v4(40001, 53, message(1, 0, 0, 0, new Buf().u16(0xc000 | 500).u16(1).u16(1).toByteArray())));
         assertEquals(Weird.DNS_BEYOND_MESSAGE, beyond.weird, "a pointer past the message");
+    }
+
+    /** A TCP segment to port 53 with {@code payload}. */
+    private static byte[] tcp53(byte[] payload) {
+        return LinkBuilder.ethernet(Ipv4Builder.ipv4("10.244.0.5", "10.96.0.10")
+                .tcp(TcpBuilder.tcp(40777, 53).seq(1).ack(1).flags(TcpBuilder.PSH | TcpBuilder.ACK).payload(payload)).build());
+    }
+
+    private static byte[] lengthPrefixed(byte[] message) {
+        return new Buf().u16(message.length).bytes(message).toByteArray();
+    }
+
+    @Test
+    void aTcpSegmentsMessagesAreReadOneByOneAndEachSaysWhetherAnotherFollows() {
+        byte[] a = DnsBuilder.query(11, "web.default.svc.cluster.local", 1).build();
+        byte[] aaaa = DnsBuilder.query(12, "web.default.svc.cluster.local", 28).build();
+        byte[] frame = tcp53(new Buf().bytes(lengthPrefixed(a)).bytes(lengthPrefixed(aaaa)).toByteArray());
+        Decoder decoder = new Decoder();
+        PacketView first = new PacketView();
+        decoder.decode(Frames.frame(ETHERNET, frame), first, 0);
+        assertEquals(11, first.dnsId);
+        assertTrue(first.dnsMore);
+        PacketView second = new PacketView();
+        decoder.decode(Frames.frame(ETHERNET, frame), second, 1);
+        assertEquals(12, second.dnsId);
+        assertEquals(28, second.dnsQtype);
+        assertEquals(40777, second.srcPort, "the frame's own fields, as for its first message");
+        assertFalse(second.dnsMore);
+        // A length running past the segment is the start of a message spanning segments: nothing more to read here.
+        byte[] spans = tcp53(new Buf().bytes(lengthPrefixed(a)).u16(400).bytes(new byte[20]).toByteArray());
+        PacketView only = new PacketView();
+        decoder.decode(Frames.frame(ETHERNET, spans), only, 0);
+        assertEquals(11, only.dnsId);
+        assertFalse(only.dnsMore);
+        assertNull(only.weird);
     }
 
     @Test
