@@ -13,7 +13,8 @@ import java.util.Iterator;
  * and "DNS"): one tracker, one kind of exchange ({@link Attempt}). Time is capture time: an attempt is decided
  * {@link #FIRST_DECISION_NANOS} after its SYN (after its next retransmission is due, once it was retransmitted), a
  * UDP exchange {@link #UDP_DECISION_NANOS} after its last query, so late copies of its packets on other interfaces
- * still find it (a DNS query answered by what it dialed {@link #ANSWER_COPIES_NANOS} after the answer). The tables are bounded together; the oldest exchange is evicted when they are full.
+ * still find it (a DNS query answered by what it dialed {@link #ANSWER_COPIES_NANOS} after the answer). The tables
+ * are bounded together; the oldest exchange is evicted when they are full.
  */
 public final class HandshakeTracker {
     /** An attempt with no answer is unanswered once the capture went on this long after its SYN (docs/design.md). */
