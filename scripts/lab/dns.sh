@@ -389,24 +389,44 @@ sc_dns_insert_race() {
         -m connbytes --connbytes 2:2 --connbytes-dir original --connbytes-mode packets \
         -m recent --name pdlab-race --set \
         -m comment --comment "stand-in for the loser of the conntrack insert race" -j DROP
-    record_dns veth-dns1 veth-dns2 eth0
-    lookup ok web
-    record_stop
+    # The race needs the two queries at once: glibc sends them back to back, but on a loaded machine the
+    # thread can be preempted between them; a recording where they are 10 ms apart or more does not
+    # show the race's signature (docs/design.md) and is not kept: it is made again, at most three times,
+    # from a clean state (no conntrack entry, the stand-in's list of sources that lost empty).
+    local try
+    for try in 1 2 3; do
+        nsx "$NS_NODE" conntrack -F 2>/dev/null || true
+        nsx "$NS_NODE" sh -c 'echo / >/proc/net/xt_recent/pdlab-race'
+        record_dns veth-dns1 veth-dns2 eth0
+        lookup ok web
+        record_stop
+        within pod-eth0 "udp and dst host $DNS_VIP and dst port 53" 10 && break
+        say "  recording $try: the A and AAAA queries were 10 ms or more apart (a loaded machine); recording again"
+    done
     CTX_FILES+=("$WORK/$SCENARIO.race-probe.txt:race-probe.txt")
     expect pod-eth0 "udp and dst host $DNS_VIP and dst port 53" 4 4            # A, AAAA; both again after 5 s
     expect pod-eth0 "udp and src host $DNS_VIP and $DNS_ANSWER" 3 3            # A, then A and AAAA
     expect any "udp and (dst host $DNS1 or dst host $DNS2) and dst port 53" 3 3 # the AAAA never left DNAT'ed
-    # The race needs the two queries at once: glibc sends them back to back, but on a loaded machine the
-    # thread can be preempted between them; a recording where they are 10 ms apart or more does not
-    # show the race's signature (docs/design.md) and is not kept.
     expect_within pod-eth0 "udp and dst host $DNS_VIP and dst port 53" 10
+}
+
+# first_gap VIEW FILTER: microseconds between the first two packets of VIEW matching FILTER (empty: fewer than two).
+first_gap() {
+    local files=("$WORK/$SCENARIO.$1".pcap*)
+    tcpdump -tt -nr "${files[0]}" "$2" 2>/dev/null | awk 'NR == 1 { t = $1 } NR == 2 { printf "%d", ($1 - t) * 1000000; exit }'
+}
+
+# within VIEW FILTER MS: whether the first two packets of VIEW matching FILTER are less than MS ms apart.
+within() {
+    local gap
+    gap=$(first_gap "$1" "$2")
+    [[ -n $gap ]] && ((gap < $3 * 1000))
 }
 
 # expect_within VIEW FILTER MS: the first two packets of VIEW matching FILTER are less than MS ms apart.
 expect_within() {
-    local view=$1 filter=$2 ms=$3 files gap
-    files=("$WORK/$SCENARIO.$view".pcap*)
-    gap=$(tcpdump -tt -nr "${files[0]}" "$filter" 2>/dev/null | awk 'NR == 1 { t = $1 } NR == 2 { printf "%d", ($1 - t) * 1000000; exit }')
+    local view=$1 filter=$2 ms=$3 gap
+    gap=$(first_gap "$view" "$filter")
     [[ -n $gap ]] || die "$SCENARIO: $view has fewer than two packets matching '$filter'"
     ((gap < ms * 1000)) || die "$SCENARIO: $view: the first two packets matching '$filter' are $gap us apart, not under $ms ms"
 }
