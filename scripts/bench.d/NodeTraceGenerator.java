@@ -912,15 +912,14 @@ public final class NodeTraceGenerator {
                 // An absolute name whose upstream fails: SERVFAIL after CoreDNS's forward gave up, asked again
                 // at once and answered SERVFAIL again.
                 String name = CORP_NAMES[dnsRng.nextInt(CORP_NAMES.length)];
-                DnsSocket sock = new DnsSocket(client, vip);
-                int idA = dnsRng.nextInt(65536);
-                int idAaaa = otherId(idA);
+                Sent sent = sendBoth(t, client, vip, name);
+                DnsSocket sock = sent.sock();
+                int idA = sent.idA();
+                int idAaaa = sent.idAaaa();
+                long aaaa = sent.aaaa();
                 for (int round = 0; round < 2; round++) {
-                    long aaaa = t + dnsRng.between(15, 120);
-                    if (round == 0) {
-                        sock.query(t, idA, name, TYPE_A);
-                        sock.query(aaaa, idAaaa, name, TYPE_AAAA);
-                    } else {
+                    if (round == 1) {
+                        aaaa = t + dnsRng.between(15, 120);
                         sock.again(t, idA, name, TYPE_A);
                         sock.again(aaaa, idAaaa, name, TYPE_AAAA);
                     }
@@ -937,13 +936,11 @@ public final class NodeTraceGenerator {
             case LOST:
             case RACE: {
                 String name = service + "." + search[0];
-                DnsSocket sock = new DnsSocket(client, vip);
-                int idA = dnsRng.nextInt(65536);
-                int idAaaa = otherId(idA);
                 // Back to back, as glibc sends them (sendmmsg): the race needs both in flight at once.
-                long aaaa = t + dnsRng.between(15, 120);
-                sock.query(t, idA, name, TYPE_A);
-                sock.query(aaaa, idAaaa, name, TYPE_AAAA);
+                Sent sent = sendBoth(t, client, vip, name);
+                DnsSocket sock = sent.sock();
+                int idA = sent.idA();
+                int idAaaa = sent.idAaaa();
                 if (kind == Lookup.RACE) {
                     // The A won the conntrack insert race and is answered; the AAAA lost it and was dropped.
                     sock.answer(t + dnsRng.between(150, 1_200), idA, name, TYPE_A, NOERROR, address(name, TYPE_A));
@@ -971,17 +968,28 @@ public final class NodeTraceGenerator {
      * it left with {@code rcode}; returns the time of the later answer.
      */
     private long ask(long t, Host client, Host vip, String name, int rcode, int rtt) {
+        Sent sent = sendBoth(t, client, vip, name);
+        long a = t + rtt;
+        long b = Math.max(a + 5, sent.aaaa() + rtt + dnsRng.between(-rtt / 8, rtt / 8));
+        sent.sock().answer(a, sent.idA(), name, TYPE_A, rcode, rcode == NOERROR ? address(name, TYPE_A) : null);
+        sent.sock().answer(b, sent.idAaaa(), name, TYPE_AAAA, rcode,
+                rcode == NOERROR ? address(name, TYPE_AAAA) : null);
+        return b;
+    }
+
+    /** The A and AAAA queries of one lookup, as {@link #sendBoth} sent them: their socket, ids and the AAAA's time. */
+    private record Sent(DnsSocket sock, int idA, int idAaaa, long aaaa) {
+    }
+
+    /** glibc's A and AAAA for {@code name} from a new socket at {@code t}, the AAAA right behind the A (sendmmsg). */
+    private Sent sendBoth(long t, Host client, Host vip, String name) {
         DnsSocket sock = new DnsSocket(client, vip);
         int idA = dnsRng.nextInt(65536);
         int idAaaa = otherId(idA);
         long aaaa = t + dnsRng.between(15, 120);
         sock.query(t, idA, name, TYPE_A);
         sock.query(aaaa, idAaaa, name, TYPE_AAAA);
-        long a = t + rtt;
-        long b = Math.max(a + 5, aaaa + rtt + dnsRng.between(-rtt / 8, rtt / 8));
-        sock.answer(a, idA, name, TYPE_A, rcode, rcode == NOERROR ? address(name, TYPE_A) : null);
-        sock.answer(b, idAaaa, name, TYPE_AAAA, rcode, rcode == NOERROR ? address(name, TYPE_AAAA) : null);
-        return b;
+        return new Sent(sock, idA, idAaaa, aaaa);
     }
 
     /** The AAAA query's id: random, and not the A's, so that an id alone tells the two apart as the eye reads them. */
