@@ -203,9 +203,9 @@ public final class Analysis {
     }
 
     /**
-     * The per-packet pipeline's first stage, one frame: counted in its capture's summary and decoded, as far as it
-     * takes to tell whether it concerns the tracker. A frame that does not is taken here (it only moves the tracker's
-     * clock); one that does is decoded into the tracking's view, for the caller to hand over ({@link Tracking#observe}).
+     * The per-packet pipeline's first stage, one frame: counted in its capture's summary and decoded into the tracking's
+     * view. A frame that does not concern the tracker is taken here (it only moves the tracker's clock); one that does
+     * is left in the view for the caller to hand over ({@link Tracking#observe}).
      * Offline the capture's source offers it every frame from its read loop ({@link MergedSource#next(FrameFilter)}),
      * so that only those few leave the reader; live, {@link #feed} offers each.
      */
@@ -251,20 +251,15 @@ public final class Analysis {
     }
 
     /**
-     * Decodes {@code f} into {@code v}: what it is first, and all of it only when it concerns the tracker (a
-     * mid-connection segment is counted and moves the clock, nothing more; docs/performance.md). True when it concerns
-     * the tracker. An unexpected failure on one packet costs that packet, not the report: it is counted as malformed,
+     * Decodes {@code f} into {@code v}; true when it concerns the tracker (a mid-connection segment is counted and moves
+     * the clock, nothing more). An unexpected failure on one packet costs that packet, not the report: it is counted as malformed,
      * said in one line with the capture and the offset, and the analysis goes on (as gopacket's DecodeFailure layer
      * does).
      */
     private boolean decode(Frame f, PacketView v, CaptureSummary s) {
         try {
-            decoder.classify(f, v);
-            if (!HandshakeTracker.concerns(v)) {
-                return false;
-            }
             decoder.decode(f, v);
-            return true;
+            return HandshakeTracker.concerns(v);
         } catch (RuntimeException e) {
             v.reset();
             v.kind = PacketView.Kind.UNDECODABLE;

@@ -12,11 +12,6 @@ final class Cursor {
     int start;
     int end;
     /**
-     * Whether the decoders fill every field of the view, or only what tells what the packet is (its kind, TCP flags,
-     * lengths and anomaly): the same decoders, the same offsets and checks, fewer fields read.
-     */
-    boolean fill;
-    /**
      * The IP packet being decoded is the first fragment of a larger one (more fragments follow): its captured bytes end
      * where the fragment does, so a message running past them is incomplete, not cut by the capture.
      */

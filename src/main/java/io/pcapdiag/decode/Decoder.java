@@ -21,17 +21,7 @@ public final class Decoder {
 
     /** Decodes {@code frame} into {@code v} (which is reset first) and returns what it was. */
     public PacketView.Kind decode(Frame frame, PacketView v) {
-        return decode(frame, v, true, 0);
-    }
-
-    /**
-     * Decodes of {@code frame} only what tells what it is: {@code v}'s kind, TCP flags and anomaly are what {@link
-     * #decode} makes them, by the same layer decoders; addresses, ports, MACs and the rest are not read. Most of a
-     * node's capture is mid-connection segments, which need no more (a third off decoding them, about a seventh
-     * of the reading thread's time on the bench trace; docs/performance.md).
-     */
-    public PacketView.Kind classify(Frame frame, PacketView v) {
-        return decode(frame, v, false, 0);
+        return decode(frame, v, 0);
     }
 
     /**
@@ -39,13 +29,8 @@ public final class Decoder {
      * first) as the view's DNS message: a segment may carry several ({@link PacketView#dnsMore}).
      */
     public PacketView.Kind decode(Frame frame, PacketView v, int dnsMessage) {
-        return decode(frame, v, true, dnsMessage);
-    }
-
-    private PacketView.Kind decode(Frame frame, PacketView v, boolean fill, int dnsMessage) {
         v.reset();
         Cursor c = cursor;
-        c.fill = fill;
         c.dnsMessage = dnsMessage;
         c.b = frame.data;
         c.start = frame.offset;

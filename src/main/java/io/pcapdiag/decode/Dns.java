@@ -34,23 +34,21 @@ final class Dns {
 
     /**
      * Decodes the message at {@code o}, which ends at {@code end} by its datagram's length, into {@code v}'s DNS
-     * fields. With filling off only what tells an anomaly is read (the names are walked, not written).
+     * fields.
      */
     static void decode(Cursor c, int o, int end, PacketView v) {
         v.dns = true;
         v.dnsMalformed = false;
-        if (c.fill) {
-            v.dnsId = -1;
-            v.dnsFlags = 0;
-            v.dnsRcode = 0;
-            v.dnsQuestions = 0;
-            v.dnsAnswers = 0;
-            v.dnsQname = null;
-            v.dnsQtype = 0;
-            v.dnsQclass = 0;
-            v.dnsAddressCount = 0;
-            v.dnsEdnsSize = -1;
-        }
+        v.dnsId = -1;
+        v.dnsFlags = 0;
+        v.dnsRcode = 0;
+        v.dnsQuestions = 0;
+        v.dnsAnswers = 0;
+        v.dnsQname = null;
+        v.dnsQtype = 0;
+        v.dnsQclass = 0;
+        v.dnsAddressCount = 0;
+        v.dnsEdnsSize = -1;
         if (!fits(c, o, 12, end)) {
             fault(v, c, o, 12, end);
             return;
@@ -60,16 +58,14 @@ final class Dns {
         int authority = c.u16(o + 8);
         int additional = c.u16(o + 10);
         int flags = c.u16(o + 2);
-        if (c.fill) {
-            v.dnsId = c.u16(o);
-            v.dnsFlags = flags;
-            v.dnsRcode = flags & 0x0f;
-            v.dnsQuestions = questions;
-            v.dnsAnswers = answers;
-        }
+        v.dnsId = c.u16(o);
+        v.dnsFlags = flags;
+        v.dnsRcode = flags & 0x0f;
+        v.dnsQuestions = questions;
+        v.dnsAnswers = answers;
         int p = o + 12;
         for (int i = 0; i < questions; i++) {
-            p = name(c, o, p, end, i == 0 && c.fill ? v : null);
+            p = name(c, o, p, end, i == 0 ? v : null);
             if (p < 0) {
                 fault(v, c, p);
                 return;
@@ -78,7 +74,7 @@ final class Dns {
                 fault(v, c, p, 4, end);
                 return;
             }
-            if (i == 0 && c.fill) {
+            if (i == 0) {
                 v.dnsQtype = c.u16(p);
                 v.dnsQclass = c.u16(p + 2);
             }
@@ -101,15 +97,13 @@ final class Dns {
                 fault(v, c, p + 10, length, end);
                 return;
             }
-            if (c.fill) {
-                if (i < answers) {
-                    answer(c, type, c.u16(p + 2), p + 10, length, v);
-                } else if (i >= answers + authority && type == TYPE_OPT) {
-                    // EDNS0: the OPT record's class is the sender's UDP payload size, its TTL's top octet the rcode's
-                    // upper 8 bits (RFC 6891 6.1.3).
-                    v.dnsEdnsSize = c.u16(p + 2);
-                    v.dnsRcode = (c.u8(p + 4) << 4) | (v.dnsFlags & 0x0f);
-                }
+            if (i < answers) {
+                answer(c, type, c.u16(p + 2), p + 10, length, v);
+            } else if (i >= answers + authority && type == TYPE_OPT) {
+                // EDNS0: the OPT record's class is the sender's UDP payload size, its TTL's top octet the rcode's
+                // upper 8 bits (RFC 6891 6.1.3).
+                v.dnsEdnsSize = c.u16(p + 2);
+                v.dnsRcode = (c.u8(p + 4) << 4) | (v.dnsFlags & 0x0f);
             }
             p += 10 + length;
         }

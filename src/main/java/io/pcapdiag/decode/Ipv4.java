@@ -38,13 +38,11 @@ final class Ipv4 {
             return;
         }
         v.ipVersion = 4;
-        if (c.fill) {
-            v.srcHi = 0;
-            v.srcLo = MAPPED | (c.i32(off + 12) & 0xffffffffL);
-            v.dstHi = 0;
-            v.dstLo = MAPPED | (c.i32(off + 16) & 0xffffffffL);
-            v.ttl = c.u8(off + 8);
-        }
+        v.srcHi = 0;
+        v.srcLo = MAPPED | (c.i32(off + 12) & 0xffffffffL);
+        v.dstHi = 0;
+        v.dstLo = MAPPED | (c.i32(off + 16) & 0xffffffffL);
+        v.ttl = c.u8(off + 8);
         v.ipPayloadLength = total - ihl;
         // Ethernet pads short frames to 60 bytes: bytes past the IP total length are not IP.
         c.end = Math.min(c.end, off + total);

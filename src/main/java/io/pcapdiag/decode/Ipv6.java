@@ -25,13 +25,11 @@ final class Ipv6 {
         }
         int payload = c.u16(off + 4);
         v.ipVersion = 6;
-        if (c.fill) {
-            v.ttl = c.u8(off + 7);
-            v.srcHi = c.i64(off + 8);
-            v.srcLo = c.i64(off + 16);
-            v.dstHi = c.i64(off + 24);
-            v.dstLo = c.i64(off + 32);
-        }
+        v.ttl = c.u8(off + 7);
+        v.srcHi = c.i64(off + 8);
+        v.srcLo = c.i64(off + 16);
+        v.dstHi = c.i64(off + 24);
+        v.dstLo = c.i64(off + 32);
         if (payload != 0) { // 0: jumbogram or offload, trust the capture
             c.end = Math.min(c.end, off + 40 + payload);
         } else {

@@ -72,12 +72,10 @@ public final class LinkTypes {
         if (!c.has(off, 14)) {
             return truncated(v);
         }
-        if (c.fill) {
-            v.dstMac = c.mac(off);
-            v.srcMac = c.mac(off + 6);
-            v.hasDstMac = true;
-            v.hasSrcMac = true;
-        }
+        v.dstMac = c.mac(off);
+        v.srcMac = c.mac(off + 6);
+        v.hasDstMac = true;
+        v.hasSrcMac = true;
         return vlanTags(c, c.u16(off + 12), off + 14, v);
     }
 
@@ -99,10 +97,8 @@ public final class LinkTypes {
         if (!c.has(off, 16)) {
             return truncated(v);
         }
-        if (c.fill) {
-            v.packetType = c.u16(off);
-            cookedAddress(c, c.u16(off + 2), c.u16(off + 4), off + 6, v);
-        }
+        v.packetType = c.u16(off);
+        cookedAddress(c, c.u16(off + 2), c.u16(off + 4), off + 6, v);
         return vlanTags(c, c.u16(off + 14), off + 16, v);
     }
 
@@ -111,11 +107,9 @@ public final class LinkTypes {
         if (!c.has(off, 20)) {
             return truncated(v);
         }
-        if (c.fill) {
-            v.ifIndex = c.i32(off + 4);
-            v.packetType = c.u8(off + 10);
-            cookedAddress(c, c.u16(off + 8), c.u8(off + 11), off + 12, v);
-        }
+        v.ifIndex = c.i32(off + 4);
+        v.packetType = c.u8(off + 10);
+        cookedAddress(c, c.u16(off + 8), c.u8(off + 11), off + 12, v);
         return vlanTags(c, c.u16(off), off + 20, v);
     }
 

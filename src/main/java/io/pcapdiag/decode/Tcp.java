@@ -26,9 +26,6 @@ final class Tcp {
         if (payload >= 2 + 12 && (c.dnsPort(c.u16(o)) || c.dnsPort(c.u16(o + 2)))) {
             message(c, o + dataOffset, payload, v);
         }
-        if (!c.fill) {
-            return;
-        }
         v.srcPort = c.u16(o);
         v.dstPort = c.u16(o + 2);
         v.seq = c.i32(o + 4);
@@ -64,7 +61,7 @@ final class Tcp {
             v.dnsMalformed = false;
             v.weird = weird;
             v.truncated = truncated;
-        } else if (c.fill) {
+        } else {
             v.dnsMore = whole(c, m + 2 + length, end);
         }
     }

@@ -17,10 +17,8 @@ final class Udp {
         v.kind = PacketView.Kind.UDP;
         int src = c.u16(o);
         int dst = c.u16(o + 2);
-        if (c.fill) {
-            v.srcPort = src;
-            v.dstPort = dst;
-        }
+        v.srcPort = src;
+        v.dstPort = dst;
         if (dst == Tunnels.VXLAN_PORT || dst == Tunnels.VXLAN_LINUX_PORT) {
             Tunnels.vxlan(c, o + 8, dst, v);
         } else if (dst == Tunnels.GENEVE_PORT) {

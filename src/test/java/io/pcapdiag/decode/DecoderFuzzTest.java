@@ -135,27 +135,6 @@ class DecoderFuzzTest {
         }
     }
 
-    /** The same mutated frames: classified, each has the kind, TCP flags and anomaly its full decode gives. */
-    @Test
-    void classifyingGivesWhatDecodingGives() {
-        Random r = new Random(0x5eed);
-        List<Sample> corpus = corpus();
-        Decoder decoder = new Decoder();
-        PacketView full = new PacketView();
-        PacketView classified = new PacketView();
-        for (int i = 0; i < ITERATIONS; i++) {
-            Mutant mutant = Mutant.of(corpus, r);
-            Frame f = embed(mutant.linkType(), mutant.bytes(), mutant.capLen(), 0, 0, (byte) 0);
-            decoder.decode(f, full);
-            decoder.classify(f, classified);
-            String d = "iteration " + i + ": " + DecodeTesting.describe(full);
-            assertEquals(full.kind, classified.kind, d);
-            assertEquals(full.flags, classified.flags, d);
-            assertEquals(full.weird, classified.weird, d);
-            assertEquals(full.truncated, classified.truncated, d);
-        }
-    }
-
     private static void checkInvariants(PacketView v, int i) {
         String d = "iteration " + i + ": " + DecodeTesting.describe(v);
         assertNotNull(v.kind, d);

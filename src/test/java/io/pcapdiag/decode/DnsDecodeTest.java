@@ -32,12 +32,6 @@ class DnsDecodeTest {
         return new Buf().u16(0x1234).u16(0x0100).u16(qd).u16(an).u16(ns).u16(ar).bytes(body).toByteArray();
     }
 
-    private static PacketView classified(byte[] frame) {
-        PacketView v = new PacketView();
-        new Decoder().classify(Frames.frame(ETHERNET, frame), v);
-        return v;
-    }
-
     @Test
     void aQueryGivesItsIdQuestionAndPorts() {
         PacketView v = decode(ETHERNET, v4(40001, 53, DnsBuilder.query(0xbeef, "kube-dns.kube-system.svc.cluster.local", 1).build()));
@@ -227,23 +221,5 @@ class DnsDecodeTest {
         assertEquals(11, only.dnsId);
         assertFalse(only.dnsMore);
         assertNull(only.weird);
-    }
-
-    @Test
-    void classifyingGivesTheSameAnomalies() {
-        byte[][] frames = {
-            v4(40001, 53, DnsBuilder.query(1, "a.example", 1).build()),
-            v4(40001, 53, message(1, 0, 0, 0, new Buf().u16(0xc00c).toByteArray())),
-            v4(40001, 53, message(1, 3, 0, 0, new Buf().bytes(DnsBuilder.name("a")).u16(1).u16(1).toByteArray())),
-            v4(40001, 53, message(1, 0, 0, 0, new Buf().u8(70).toByteArray())),
-        };
-        for (byte[] f : frames) {
-            PacketView full = decode(ETHERNET, f);
-            PacketView quick = classified(f);
-            assertEquals(full.kind, quick.kind);
-            assertEquals(full.weird, quick.weird);
-            assertEquals(full.truncated, quick.truncated);
-            assertNull(quick.dnsQname, "classifying writes no name");
-        }
     }
 }
