@@ -71,7 +71,7 @@ public final class Collector {
         NodeFacts end = collect(start.kubeProxyMode());
         return new NodeFacts(end.schemaVersion(), end.nodeName(), end.nodeNameSource(), start.collectedAt(), end.kernelRelease(),
                 end.ipCommand(), end.interfaces(), end.neighbours(), end.routesV4(), end.routesV6(), end.sysctls(),
-                end.brNetfilterLoaded(), start.kubeProxyMode(), start.counters(), OrUnknown.known(end.counters()), end.warnings());
+                end.brNetfilterLoaded(), start.kubeProxyMode(), end.invalidDropRules(), start.counters(), OrUnknown.known(end.counters()), end.warnings());
     }
 
     /** Every fact; {@code kubeProxyMode} when already known, else kube-proxy is asked. */
@@ -95,7 +95,8 @@ public final class Collector {
                 ProcFiles.fact(proc.resolve("sys/kernel/osrelease")), ipCommand, interfaces,
                 ArpTable.read(proc.resolve("net/arp")), RouteTable.readV4(proc.resolve("net/route")),
                 RouteTable.readV6(proc.resolve("net/ipv6_route")), sysctls, Sysctls.brNetfilterLoaded(proc.resolve("sys")),
-                kubeProxyMode, counters, OrUnknown.unknown(NodeFacts.NOT_SAMPLED), List.of());
+                kubeProxyMode, InvalidDrop.read(settings.env().get("PATH")), counters, OrUnknown.unknown(NodeFacts.NOT_SAMPLED),
+                List.of());
     }
 
     /** The counters now: conntrack count and statistics, nstat. */

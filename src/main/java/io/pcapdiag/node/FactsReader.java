@@ -146,7 +146,7 @@ final class FactsReader {
                 fact(d.field("neighbours"), a -> a.list(this::neighbour)),
                 inside(routes, "ipv4", a -> a.list(this::route)), inside(routes, "ipv6", a -> a.list(this::route)),
                 sysctls, fact(d.field("br_netfilter_loaded"), At::bool), fact(d.field("kube_proxy_mode"), At::text),
-                counters, sampleEnd, warnings);
+                fact(d.field("conntrack_invalid_drop_rules"), a -> a.list(At::text)), counters, sampleEnd, warnings);
     }
 
     private NodeInterface iface(At i) {

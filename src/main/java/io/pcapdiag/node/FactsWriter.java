@@ -63,6 +63,7 @@ final class FactsWriter {
         ObjectNode sysctls = d.putObject("sysctls");
         f.sysctls().forEach((k, v) -> sysctls.set(k, fact(v, FactsWriter::sysctlValue)));
         d.set("kube_proxy_mode", fact(f.kubeProxyMode(), F::textNode));
+        d.set("conntrack_invalid_drop_rules", fact(f.invalidDropRules(), l -> array(l, F::textNode)));
         d.set("counters", counters(f.counters()));
         d.set("sample", fact(f.sampleEnd(), end -> sample(f.counters(), end)));
         return d;

@@ -4,18 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.pcapdiag.decode.Endpoint;
 import io.pcapdiag.decode.Ip;
-import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What only netlink reports, through iproute2's {@code ip -d -j addr show}: link kinds, every address with its
@@ -23,8 +17,6 @@ import java.util.concurrent.TimeUnit;
  * getifaddrs(3), and VXLAN parameters are unknown.
  */
 final class IpCommand {
-    private static final long TIMEOUT_SECONDS = 10;
-
     /** What {@code ip} says about one link. */
     record Link(String kind, List<InterfaceAddress> addresses, NodeInterface.Vxlan vxlan) {
     }
@@ -34,73 +26,13 @@ final class IpCommand {
 
     /** The first executable {@code ip} on PATH, or unknown with the reason. */
     static OrUnknown<Path> onPath(String path) {
-        if (path != null) {
-            for (String dir : path.split(File.pathSeparator)) {
-                if (dir.isEmpty()) {
-                    continue;
-                }
-                Path p = Path.of(dir, "ip");
-                if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                    return OrUnknown.known(p);
-                }
-            }
-        }
-        return OrUnknown.unknown("no ip (iproute2) on PATH");
+        return Commands.onPath("ip", path, "iproute2");
     }
 
     /** Runs {@code ip -d -j addr show}: links by ifindex, or unknown with the reason. */
     static OrUnknown<Map<Integer, Link>> links(Path ip) {
-        String cmd = ip + " -d -j addr show";
-        try {
-            Process p = new ProcessBuilder(ip.toString(), "-d", "-j", "addr", "show").start();
-            p.getOutputStream().close();
-            // Both pipes drained on their own threads, so that neither can fill up and the wait can time out
-            // (no temporary files: a container's root file system may be read-only).
-            Drain out = new Drain(p.getInputStream());
-            Drain err = new Drain(p.getErrorStream());
-            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return OrUnknown.unknown(cmd + " did not finish in " + TIMEOUT_SECONDS + " s");
-            }
-            out.join();
-            err.join();
-            if (p.exitValue() != 0) {
-                return OrUnknown.unknown(cmd + " failed (exit " + p.exitValue() + "): "
-                        + Reasons.oneLine(new String(err.bytes(), StandardCharsets.UTF_8)));
-            }
-            return parse(out.bytes(), cmd);
-        } catch (IOException e) {
-            return OrUnknown.unknown("cannot run " + cmd + ": " + Reasons.oneLine(String.valueOf(e.getMessage())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return OrUnknown.unknown(cmd + " was interrupted");
-        }
-    }
-
-    /** Reads a stream to its end on a daemon thread. */
-    private static final class Drain extends Thread {
-        private final InputStream in;
-        private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
-
-        Drain(InputStream in) {
-            super("pcapdiag-ip-drain");
-            this.in = in;
-            setDaemon(true);
-            start();
-        }
-
-        @Override
-        public void run() {
-            try (in) {
-                in.transferTo(buf);
-            } catch (IOException e) {
-                // The process was killed: what was read is what there is.
-            }
-        }
-
-        synchronized byte[] bytes() {
-            return buf.toByteArray();
-        }
+        OrUnknown<byte[]> out = Commands.run(ip, "-d", "-j", "addr", "show");
+        return out.isKnown() ? parse(out.value(), ip + " -d -j addr show") : out.asUnknown();
     }
 
     static OrUnknown<Map<Integer, Link>> parse(byte[] json, String cmd) {

@@ -20,6 +20,8 @@ import java.util.TreeMap;
  * @param routesV4       the main table (/proc/net/route)
  * @param routesV6       every table (/proc/net/ipv6_route)
  * @param sysctls        by sysctl(8) name; see {@link Sysctls}
+ * @param invalidDropRules the firewall rules that drop what conntrack marks INVALID (kube-proxy's among them), empty
+ *                       when there is none; unknown unless one was found or every ruleset was read ({@link InvalidDrop})
  * @param counters       the counters read at collection
  * @param sampleEnd      the counters read again at the end of {@code --sample}, or why there are none
  * @param warnings       what reading the document noticed (a newer schema); empty for a collection
@@ -28,7 +30,7 @@ public record NodeFacts(int schemaVersion, OrUnknown<String> nodeName, String no
                         OrUnknown<String> kernelRelease, OrUnknown<String> ipCommand, OrUnknown<List<NodeInterface>> interfaces,
                         OrUnknown<List<Neighbour>> neighbours, OrUnknown<List<Route>> routesV4, OrUnknown<List<Route>> routesV6,
                         SortedMap<String, OrUnknown<String>> sysctls, OrUnknown<Boolean> brNetfilterLoaded,
-                        OrUnknown<String> kubeProxyMode, Counters counters, OrUnknown<Counters> sampleEnd, List<String> warnings) {
+                        OrUnknown<String> kubeProxyMode, OrUnknown<List<String>> invalidDropRules, Counters counters, OrUnknown<Counters> sampleEnd, List<String> warnings) {
     /** Bumped when a key changes meaning or disappears; new keys do not bump it. */
     public static final int SCHEMA_VERSION = 1;
     static final String NOT_SAMPLED = "not sampled: node-facts --sample DURATION reads the counters twice";

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * set per interface and a stand-in
  * for kube-proxy's metrics server. The facts read back must be what was set; a sampled run while a pod sends a
  * packet that strict rp_filter drops, and pings that conntrack tracks, must show those counters rising. Then the
- * same without {@code ip} on PATH and without kube-proxy. Needs root, iproute2, iptables and python3.
+ * same without {@code ip} on PATH and without kube-proxy; kube-proxy's INVALID drop rule found, then said to be absent
+ * once it is flushed. Needs root, iproute2, iptables, nftables and python3.
  */
 @Tag("slow")
 class NodeFactsNamespaceTest {
@@ -41,7 +42,7 @@ class NodeFactsNamespaceTest {
 
     @Test
     void factsAreWhatTheNamespaceHas(@TempDir Path dir) throws Exception {
-        NamespaceLab.assumeCanRun("ip", "iptables", "python3");
+        NamespaceLab.assumeCanRun("ip", "iptables", "nft", "python3");
         try (NamespaceLab lab = new NamespaceLab()) {
             String node = lab.namespace("node");
             String podA = lab.namespace("a");
@@ -70,7 +71,10 @@ class NodeFactsNamespaceTest {
                     "echo 1 > /proc/sys/net/ipv4/conf/cbr0/rp_filter",
                     "echo 1 > /proc/sys/net/ipv4/conf/pdb/log_martians",
                     // Conntrack hooks in this namespace, so that the pings below are tracked.
-                    "iptables -A INPUT -m conntrack --ctstate NEW,ESTABLISHED -j ACCEPT"));
+                    "iptables -A INPUT -m conntrack --ctstate NEW,ESTABLISHED -j ACCEPT",
+                    // kube-proxy's (iptables mode) drop of what conntrack marks INVALID.
+                    "iptables -N KUBE-FORWARD && iptables -A FORWARD -j KUBE-FORWARD",
+                    "iptables -A KUBE-FORWARD -m conntrack --ctstate INVALID -j DROP"));
             // br_netfilter registers net.bridge.* in every namespace while it is loaded; where it cannot be loaded the
             // facts must say so instead.
             sh("sh", "-c", "modprobe br_netfilter 2>/dev/null || true");
@@ -179,6 +183,9 @@ class NodeFactsNamespaceTest {
             assertEquals(sysctl(node, "net.ipv4.conf.flannel/1.rp_filter"), f.sysctlNumber("net.ipv4.conf.flannel/1.rp_filter").value());
             assertEquals(sysctl(node, "net.netfilter.nf_conntrack_max"), f.sysctlNumber("net.netfilter.nf_conntrack_max").value());
             assertEquals("ipvs", f.kubeProxyMode().value());
+            // iptables-nft's table is read through iptables-save, not listed again from nft's ruleset.
+            assertEquals(List.of("iptables-save: -A KUBE-FORWARD -m conntrack --ctstate INVALID -j DROP"),
+                    f.invalidDropRules().value());
 
             // Counters: sampled, and rising where packets were sent.
             assertTrue(f.counterDelta("TcpExtIPReversePathFilter").value() >= 2, "rp_filter drops: " + f.counterDelta("TcpExtIPReversePathFilter"));
@@ -227,6 +234,19 @@ class NodeFactsNamespaceTest {
             // cbr0's own nf_call_iptables sends its IPv4 traffic to iptables though the sysctl is 0 (br_netfilter loaded).
             assertEquals(brNetfilter, g.bridgeNfCall("cbr0", false).value());
             assertEquals("not sampled: node-facts --sample DURATION reads the counters twice", g.counterDelta("UdpNoPorts").reason());
+            assertEquals("no rule dropping INVALID in what was read; not read: no iptables-save on PATH; no ip6tables-save on"
+                    + " PATH; no nft (nftables) on PATH", g.invalidDropRules().reason());
+
+            // ---- the INVALID drop rule gone: every ruleset read, none drops INVALID
+            inNs(node, "iptables -F KUBE-FORWARD");
+            Path none = dir.resolve("none.json");
+            cmd = new ArrayList<>(List.of("ip", "netns", "exec", node));
+            cmd.addAll(NamespaceLab.java(dir));
+            cmd.addAll(List.of("node-facts", "-o", none.toString()));
+            Process third = lab.start(cmd, dir.resolve("none.log"));
+            assertTrue(third.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(0, third.exitValue(), read(dir.resolve("none.log")));
+            assertEquals(List.of(), NodeFacts.read(none).invalidDropRules().value());
         }
         for (String ns : List.of("node", "a", "b")) {
             assertFalse(sh("ip", "netns", "list").contains("pdnode-" + NamespaceLab.ID + "-" + ns), "namespaces are removed");
