@@ -1,6 +1,7 @@
 package io.pcapdiag.rules;
 
 import java.util.List;
+import java.util.Locale;
 
 /** Small wording helpers for explanations. */
 final class Words {
@@ -32,26 +33,13 @@ final class Words {
         }
     }
 
-    /**
-     * {@code 0.123 ms}: what {@code String.format(Locale.ROOT, "%.3f ms", nanos / 1e6)} prints (half up, the sign kept),
-     * in integer arithmetic: a Formatter per call costs a report of 1,000 findings some 30 ms.
-     */
+    /** {@code 0.123 ms}. */
     static String millis(long nanos) {
-        return decimal(nanos, 1_000, 1_000, " ms");
+        return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
     }
 
-    /** {@code 1.2 s}: what {@code String.format(Locale.ROOT, "%.1f s", nanos / 1e9)} prints, as {@link #millis} does. */
+    /** {@code 1.2 s}. */
     static String seconds(long nanos) {
-        return decimal(nanos, 100_000_000, 10, " s");
-    }
-
-    /**
-     * {@code nanos} in steps of {@code step} nanoseconds (half up, the sign kept), {@code places} of them to the unit
-     * (10, 100 or 1,000: one, two or three decimals), then {@code unit}.
-     */
-    private static String decimal(long nanos, long step, long places, String unit) {
-        long steps = (Math.abs(nanos) + step / 2) / step;
-        String frac = Long.toString(places + steps % places).substring(1);
-        return (nanos < 0 ? "-" : "") + steps / places + "." + frac + unit;
+        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
     }
 }
