@@ -13,8 +13,8 @@ import java.util.RandomAccess;
  * The findings of a run in {@link Findings#ORDER}, as a list, with their counts by pattern. A report lists the first
  * few (50 in text, 1,000 in JSON) and only counts the rest: the first {@code ranked} are picked when the list is made,
  * with a heap of the best so far (one comparison for most findings), and the rest are sorted the first time one of
- * them is asked for: sorting all the 50,000 groups a capture can fill costs about a tenth of a whole run on the
- * bench's 4x trace (docs/performance.md). A list not yet sorted through is for one thread, as an {@code ArrayList} is.
+ * them is asked for: sorting all the groups costs a run in proportion to their number (docs/performance.md). A list
+ * not yet sorted through is for one thread, as an {@code ArrayList} is.
  */
 public final class RankedFindings extends AbstractList<Finding> implements RandomAccess {
     private final Finding[] all;
