@@ -71,7 +71,8 @@ public final class Collector {
         NodeFacts end = collect(start.kubeProxyMode());
         return new NodeFacts(end.schemaVersion(), end.nodeName(), end.nodeNameSource(), start.collectedAt(), end.kernelRelease(),
                 end.ipCommand(), end.interfaces(), end.neighbours(), end.routesV4(), end.routesV6(), end.sysctls(),
-                end.brNetfilterLoaded(), start.kubeProxyMode(), end.invalidDropRules(), start.counters(), OrUnknown.known(end.counters()), end.warnings());
+                end.brNetfilterLoaded(), start.kubeProxyMode(), end.invalidDropRules(), start.counters(),
+                OrUnknown.known(end.counters()), end.warnings());
     }
 
     /** Every fact; {@code kubeProxyMode} when already known, else kube-proxy is asked. */

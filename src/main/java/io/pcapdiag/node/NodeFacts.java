@@ -30,7 +30,8 @@ public record NodeFacts(int schemaVersion, OrUnknown<String> nodeName, String no
                         OrUnknown<String> kernelRelease, OrUnknown<String> ipCommand, OrUnknown<List<NodeInterface>> interfaces,
                         OrUnknown<List<Neighbour>> neighbours, OrUnknown<List<Route>> routesV4, OrUnknown<List<Route>> routesV6,
                         SortedMap<String, OrUnknown<String>> sysctls, OrUnknown<Boolean> brNetfilterLoaded,
-                        OrUnknown<String> kubeProxyMode, OrUnknown<List<String>> invalidDropRules, Counters counters, OrUnknown<Counters> sampleEnd, List<String> warnings) {
+                        OrUnknown<String> kubeProxyMode, OrUnknown<List<String>> invalidDropRules, Counters counters,
+                        OrUnknown<Counters> sampleEnd, List<String> warnings) {
     /** Bumped when a key changes meaning or disappears; new keys do not bump it. */
     public static final int SCHEMA_VERSION = 1;
     static final String NOT_SAMPLED = "not sampled: node-facts --sample DURATION reads the counters twice";
