@@ -18,13 +18,14 @@ import java.util.regex.Pattern;
  * ip6tables-save and nft (and the legacy variants that are installed) all ran.
  */
 final class InvalidDrop {
-    /** The tables iptables-nft keeps in nftables (ip and ip6 families): iptables-save prints their rules. */
-    private static final Pattern XTABLES = Pattern.compile("ip6? (filter|nat|mangle|raw|security)");
+    /** The tables iptables-nft keeps in nftables: iptables-save prints the ip family's, ip6tables-save the ip6's. */
+    private static final Pattern XTABLES = Pattern.compile("(ip6?) (filter|nat|mangle|raw|security)");
 
     /** An nftables rule whose verdict map sends INVALID to drop ({@code ct state vmap { invalid : drop, ... }}). */
     private static final Pattern NFT_VMAP = Pattern.compile("\\bct state vmap \\{[^}]*\\binvalid\\s*:\\s*drop\\b");
     /** An nftables match on INVALID, alone or in a set ({@code ct state invalid}, {@code ct state { invalid, new }}). */
-    private static final Pattern NFT_MATCH = Pattern.compile("\\bct state (?:\\{[^}]*\\binvalid\\b[^}]*\\}|[a-z,]*\\binvalid\\b)");
+    private static final Pattern NFT_MATCH =
+            Pattern.compile("\\bct state (?:\\{[^}]*\\binvalid\\b[^}]*\\}|[a-z,]*\\binvalid\\b)");
     private static final Pattern NFT_TABLE = Pattern.compile("^table (\\S+) (\\S+) \\{$");
     private static final Pattern NFT_COMMENT = Pattern.compile(" comment \"[^\"]*\"$");
     private static final Pattern NFT_CHAIN = Pattern.compile("^chain (\\S+) \\{$");
@@ -36,7 +37,8 @@ final class InvalidDrop {
     static OrUnknown<List<String>> read(String path) {
         List<String> rules = new ArrayList<>();
         List<String> unread = new ArrayList<>();
-        boolean xtablesOnNftables = false;
+        // The families whose iptables-nft tables iptables-save or ip6tables-save (the nf_tables variant) printed.
+        List<String> printed = new ArrayList<>();
         for (String tool : List.of("iptables-save", "ip6tables-save", "iptables-legacy-save", "ip6tables-legacy-save")) {
             OrUnknown<Path> exe = Commands.onPath(tool, path, null);
             if (!exe.isKnown()) {
@@ -48,7 +50,9 @@ final class InvalidDrop {
             OrUnknown<String> out = text(Commands.run(exe.value(), "-t", "filter"));
             if (out.isKnown()) {
                 rules.addAll(iptables(tool, out.value()));
-                xtablesOnNftables |= out.value().contains("(nf_tables)");
+                if (out.value().contains("(nf_tables)")) {
+                    printed.add(tool.startsWith("ip6") ? "ip6" : "ip");
+                }
             } else {
                 unread.add(out.reason());
             }
@@ -56,7 +60,7 @@ final class InvalidDrop {
         OrUnknown<Path> nft = Commands.onPath("nft", path, "nftables");
         OrUnknown<String> ruleset = nft.isKnown() ? text(Commands.run(nft.value(), "list", "ruleset")) : nft.asUnknown();
         if (ruleset.isKnown()) {
-            rules.addAll(nft(ruleset.value(), xtablesOnNftables));
+            rules.addAll(nft(ruleset.value(), printed));
         } else {
             unread.add(ruleset.reason());
         }
@@ -102,11 +106,11 @@ final class InvalidDrop {
 
     /**
      * The rules of {@code nft list ruleset} output that drop conntrack's INVALID (a match on it and the verdict drop, or
-     * a verdict map sending it to drop), each as {@code nft: table FAMILY NAME chain NAME: RULE}. With {@code
-     * xtablesOnNftables} (iptables-save of the nf_tables variant was read) the tables iptables-nft manages are left to
-     * it: the same rules would be listed twice.
+     * a verdict map sending it to drop), each as {@code nft: table FAMILY NAME chain NAME: RULE}. The tables iptables-nft
+     * manages in the families of {@code printed} (ip, ip6: iptables-save or ip6tables-save of the nf_tables variant
+     * printed them) are left out: the same rules would be listed twice.
      */
-    static List<String> nft(String ruleset, boolean xtablesOnNftables) {
+    static List<String> nft(String ruleset, List<String> printed) {
         List<String> found = new ArrayList<>();
         String table = null;
         String chain = null;
@@ -123,7 +127,8 @@ final class InvalidDrop {
                 chain = m.group(1);
                 continue;
             }
-            if (chain == null || xtablesOnNftables && XTABLES.matcher(table).matches()) {
+            Matcher x = XTABLES.matcher(table == null ? "" : table);
+            if (chain == null || x.matches() && printed.contains(x.group(1))) {
                 continue;
             }
             // A negation ("ct state != invalid", "ct state ! invalid") does not match: invalid must follow "ct state ".

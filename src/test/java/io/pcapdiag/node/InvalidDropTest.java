@@ -90,11 +90,12 @@ class InvalidDropTest {
                 "nft: table inet fw chain forward_chain: ct state vmap { invalid : drop, established : accept, related : accept }",
                 "nft: table inet fw chain forward_chain: ct state { invalid, new } drop",
                 "nft: table ip kube-proxy chain filter-forward: ct state invalid drop comment \"drop invalid\"");
-        assertEquals(nativeOnes, InvalidDrop.nft(NFT, true));
-        // Without iptables-save of the nf_tables variant, iptables-nft's own tables are read here.
+        assertEquals(nativeOnes, InvalidDrop.nft(NFT, List.of("ip", "ip6")));
+        // Without iptables-save of the nf_tables variant (ip6tables-save's does not print the ip family), iptables-nft's
+        // own tables are read here.
         assertEquals(List.of("nft: table ip filter chain KUBE-FORWARD: ct state invalid counter packets 0 bytes 0 drop",
                 "nft: table ip filter chain FORWARD: ct state invalid,new counter packets 0 bytes 0 drop",
-                nativeOnes.get(0), nativeOnes.get(1), nativeOnes.get(2), nativeOnes.get(3)), InvalidDrop.nft(NFT, false));
+                nativeOnes.get(0), nativeOnes.get(1), nativeOnes.get(2), nativeOnes.get(3)), InvalidDrop.nft(NFT, List.of("ip6")));
     }
 
     @Test
