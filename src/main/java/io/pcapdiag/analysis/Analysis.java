@@ -252,9 +252,9 @@ public final class Analysis {
 
     /**
      * Decodes {@code f} into {@code v}; true when it concerns the tracker (a mid-connection segment is counted and moves
-     * the clock, nothing more). An unexpected failure on one packet costs that packet, not the report: it is counted as malformed,
-     * said in one line with the capture and the offset, and the analysis goes on (as gopacket's DecodeFailure layer
-     * does).
+     * the clock, nothing more). An unexpected failure on one packet costs that packet, not the report: it is counted as
+     * malformed, said in one line with the capture and the offset, and the analysis goes on (as gopacket's
+     * DecodeFailure layer does).
      */
     private boolean decode(Frame f, PacketView v, CaptureSummary s) {
         try {
