@@ -65,18 +65,19 @@ public final class Collector {
      * The end of a sample that began with {@code start}: every fact read again (a node that carried traffic
      * since knows more neighbours and forwarding entries), the counters of {@code start} and of now, so their
      * rise is the sample's; kube-proxy is not asked again (its answer stands, and a capture running now
-     * should not see the request).
+     * should not see the request), nor the firewall's rulesets read again (live samples every 30 s, and
+     * iptables-save's time grows with the node's rules, which kube-proxy keeps by the thousand).
      */
     public NodeFacts sampled(NodeFacts start) {
-        NodeFacts end = collect(start.kubeProxyMode());
+        NodeFacts end = collect(start);
         return new NodeFacts(end.schemaVersion(), end.nodeName(), end.nodeNameSource(), start.collectedAt(), end.kernelRelease(),
                 end.ipCommand(), end.interfaces(), end.neighbours(), end.routesV4(), end.routesV6(), end.sysctls(),
-                end.brNetfilterLoaded(), start.kubeProxyMode(), end.invalidDropRules(), start.counters(),
+                end.brNetfilterLoaded(), end.kubeProxyMode(), end.invalidDropRules(), start.counters(),
                 OrUnknown.known(end.counters()), end.warnings());
     }
 
-    /** Every fact; {@code kubeProxyMode} when already known, else kube-proxy is asked. */
-    private NodeFacts collect(OrUnknown<String> knownKubeProxyMode) {
+    /** Every fact; kube-proxy's mode and the INVALID drop rules as {@code start} has them when given, else read. */
+    private NodeFacts collect(NodeFacts start) {
         Instant at = now();
         NodeName name = NodeName.resolve(settings.nodeOption(), settings.env(), proc.resolve("sys"));
         OrUnknown<Map<Integer, IpCommand.Link>> ip = settings.ip().isKnown() ? IpCommand.links(settings.ip().value())
@@ -84,8 +85,10 @@ public final class Collector {
         OrUnknown<String> ipCommand = ip.isKnown() ? OrUnknown.known(settings.ip().value() + " -d -j addr show") : ip.asUnknown();
         OrUnknown<List<NodeInterface>> interfaces = Interfaces.read(sys.resolve("class/net"), ip);
         SortedMap<String, OrUnknown<String>> sysctls = Sysctls.read(proc.resolve("sys"));
-        OrUnknown<String> kubeProxyMode = knownKubeProxyMode != null ? knownKubeProxyMode
+        OrUnknown<String> kubeProxyMode = start != null ? start.kubeProxyMode()
                 : settings.kubeProxyUrl() == null ? OrUnknown.unknown(NOT_ASKED) : KubeProxy.mode(settings.kubeProxyUrl());
+        OrUnknown<List<String>> invalidDropRules = start != null ? start.invalidDropRules()
+                : InvalidDrop.read(settings.env().get("PATH"));
         // Last, so that a sample's deltas do not count the collector's own request to kube-proxy.
         Counters counters = sample();
         // One reading of the table's size, so that the document does not disagree with itself.
@@ -96,8 +99,7 @@ public final class Collector {
                 ProcFiles.fact(proc.resolve("sys/kernel/osrelease")), ipCommand, interfaces,
                 ArpTable.read(proc.resolve("net/arp")), RouteTable.readV4(proc.resolve("net/route")),
                 RouteTable.readV6(proc.resolve("net/ipv6_route")), sysctls, Sysctls.brNetfilterLoaded(proc.resolve("sys")),
-                kubeProxyMode, InvalidDrop.read(settings.env().get("PATH")), counters, OrUnknown.unknown(NodeFacts.NOT_SAMPLED),
-                List.of());
+                kubeProxyMode, invalidDropRules, counters, OrUnknown.unknown(NodeFacts.NOT_SAMPLED), List.of());
     }
 
     /** The counters now: conntrack count and statistics, nstat. */
