@@ -30,6 +30,15 @@ final class InvalidDrop {
     private static final Pattern NFT_COMMENT = Pattern.compile(" comment \"[^\"]*\"$");
     private static final Pattern NFT_CHAIN = Pattern.compile("^chain (\\S+) \\{$");
 
+    /** An iptables-save to run: the nft family of the rules it prints, and whether "none" needs it read. */
+    private record Save(String tool, String family, boolean required) {
+    }
+
+    /** The legacy variants are read where installed: a host may keep rules in the legacy tables as well. */
+    private static final List<Save> SAVES = List.of(new Save("iptables-save", "ip", true),
+            new Save("ip6tables-save", "ip6", true), new Save("iptables-legacy-save", "ip", false),
+            new Save("ip6tables-legacy-save", "ip6", false));
+
     private InvalidDrop() {
     }
 
@@ -39,19 +48,19 @@ final class InvalidDrop {
         List<String> unread = new ArrayList<>();
         // The families whose iptables-nft tables iptables-save or ip6tables-save (the nf_tables variant) printed.
         List<String> printed = new ArrayList<>();
-        for (String tool : List.of("iptables-save", "ip6tables-save", "iptables-legacy-save", "ip6tables-legacy-save")) {
-            OrUnknown<Path> exe = Commands.onPath(tool, path, null);
+        for (Save save : SAVES) {
+            OrUnknown<Path> exe = Commands.onPath(save.tool(), path, null);
             if (!exe.isKnown()) {
-                if (!tool.contains("legacy")) {
+                if (save.required()) {
                     unread.add(exe.reason());
                 }
                 continue;
             }
             OrUnknown<String> out = text(Commands.run(exe.value(), "-t", "filter"));
             if (out.isKnown()) {
-                rules.addAll(iptables(tool, out.value()));
+                rules.addAll(iptables(save.tool(), out.value()));
                 if (out.value().contains("(nf_tables)")) {
-                    printed.add(tool.startsWith("ip6") ? "ip6" : "ip");
+                    printed.add(save.family());
                 }
             } else {
                 unread.add(out.reason());
