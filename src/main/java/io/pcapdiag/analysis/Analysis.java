@@ -48,7 +48,11 @@ public final class Analysis {
      * @param context     sources of context besides the capture itself ({@code --lb-ip}, ...), asked in this order
      * @param listAttempts attempts to list one by one in the report ({@code --attempts}), the first in capture order
      */
-    public record Options(int maxOpen, int maxFindings, List<Context> context, int listAttempts) {
+    /**
+     * @param followConnections follow connections after their handshake (docs/design.md, "Established connections"):
+     *                          offline always; live only when its capture keeps every segment ({@code --established})
+     */
+    public record Options(int maxOpen, int maxFindings, List<Context> context, int listAttempts, boolean followConnections) {
         /** 256 Ki attempts within 3 s of capture is a SYN flood; the bound keeps it to about 50 MB. */
         public static final int DEFAULT_MAX_OPEN = 1 << 18;
         /** Distinct findings held; a flood from random sources would otherwise make one per source. */
@@ -56,6 +60,10 @@ public final class Analysis {
 
         public Options {
             context = List.copyOf(context);
+        }
+
+        public Options(int maxOpen, int maxFindings, List<Context> context, int listAttempts) {
+            this(maxOpen, maxFindings, context, listAttempts, true);
         }
 
         public Options(int maxOpen, int maxFindings, List<Context> context) {
@@ -92,6 +100,7 @@ public final class Analysis {
     private final long[][] outcomes = new long[ExchangeKind.values().length][Outcome.values().length];
     private final CaptureFacts captureFacts = new CaptureFacts();
     private Consumer<Attempt> decidedListener = a -> { };
+    private Consumer<Attempt> followedListener = a -> { };
     private Consumer<String> problems = line -> { };
     /** Progress for another thread to show: packets and bytes read so far, refreshed every few thousand frames. */
     private volatile long progressPackets;
@@ -110,6 +119,11 @@ public final class Analysis {
             }
 
             @Override
+            public boolean followed(Attempt a) {
+                return Analysis.this.followed(a);
+            }
+
+            @Override
             public void unpairedIcmp(Endpoint destination) {
                 captureFacts.unpairedIcmp(destination);
             }
@@ -118,7 +132,7 @@ public final class Analysis {
             public void unmatchedAnswer() {
                 captureFacts.unmatchedAnswer();
             }
-        }, options.maxOpen());
+        }, options.maxOpen(), options.followConnections());
         this.direct = Tracking.direct(tracker, new PacketView());
         this.feeding = new Stage(direct);
         List<Context> sources = new ArrayList<>();
@@ -151,6 +165,14 @@ public final class Analysis {
      */
     public void onDecided(Consumer<Attempt> listener) {
         this.decidedListener = listener;
+    }
+
+    /**
+     * Called with every connection followed after its handshake as soon as the tracker decides it (live mode streams
+     * from here); the attempt is the listener's only while it is called, as with {@link #onDecided}.
+     */
+    public void onFollowed(Consumer<Attempt> listener) {
+        this.followedListener = listener;
     }
 
     /** Registers an input; frames must carry this capture. Returns its summary, which the analysis fills. */
@@ -259,7 +281,7 @@ public final class Analysis {
     private boolean decode(Frame f, PacketView v, CaptureSummary s) {
         try {
             decoder.decode(f, v);
-            return HandshakeTracker.concerns(v);
+            return tracker.concerns(v);
         } catch (RuntimeException e) {
             v.reset();
             v.kind = PacketView.Kind.UNDECODABLE;
@@ -304,6 +326,15 @@ public final class Analysis {
             }
         }
         return held;
+    }
+
+    /**
+     * A connection followed after its handshake is decided: counted, and grouped into its finding when it shows a
+     * pattern; true when the finding holds on to it.
+     */
+    private boolean followed(Attempt a) {
+        followedListener.accept(a);
+        return findings.followed(a);
     }
 
     /**
@@ -415,7 +446,7 @@ public final class Analysis {
         return new Result(caps, grouped, findings.overflow(), outcomes(ExchangeKind.TCP), outcomes(ExchangeKind.DNS),
                 outcomes(ExchangeKind.UDP),
                 new Result.TrackerStats(tracker.attempts(), tracker.evicted(), tracker.peakOpen(), tracker.maxOpen(),
-                        tracker.unmatchedAnswers()), context, caps.size() > 1, attempts, notListed);
+                        tracker.unmatchedAnswers(), tracker.connectionsFollowed(), tracker.connectionsEvicted()), context, caps.size() > 1, attempts, notListed);
     }
 
     /** TCP connection attempts decided so far, by outcome. */

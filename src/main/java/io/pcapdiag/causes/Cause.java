@@ -15,7 +15,11 @@ public enum Cause {
     RP_FILTER("rp-filter", "reverse-path filtering drops the SYN"),
     STALE_UDP_CONNTRACK("stale-udp-conntrack", "a stale UDP conntrack entry DNATs to a backend that is gone"),
     DNS_NDOTS("dns-ndots", "ndots:5 sends a name with fewer dots through the search list first"),
-    DNS_UPSTREAM_FAILURE("dns-upstream-failure", "the DNS pod's own query upstream failed");
+    DNS_UPSTREAM_FAILURE("dns-upstream-failure", "the DNS pod's own query upstream failed"),
+    OVERLAY_MTU_MISMATCH("overlay-mtu-mismatch", "the pod's MTU plus the tunnel's overhead exceeds the underlay's MTU"),
+    FRAG_NEEDED_BLOCKED("frag-needed-blocked", "the ICMP \"fragmentation needed\" never reached the sender"),
+    CONNTRACK_INVALID_ACCEPTED("conntrack-invalid-accepted", "no rule drops what conntrack marks INVALID, so an un-NATed reply reached the client"),
+    ENDPOINT_TERMINATED("endpoint-terminated", "the backend was terminating or no longer an endpoint of the Service");
 
     private final String id;
     private final String title;

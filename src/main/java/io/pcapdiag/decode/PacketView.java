@@ -50,6 +50,8 @@ public final class PacketView {
     public int flags;
     public int window;
     public int tcpPayloadLength;
+    /** The MSS option (RFC 9293 3.7.1), or -1 when the segment carries none. */
+    public int tcpMss;
     // DNS (over UDP): set by the decoder only where {@link #dns} is true
     /** How many answer addresses a view holds: the first of a message's A and AAAA answers. */
     public static final int DNS_ADDRESSES = 8;
@@ -93,6 +95,10 @@ public final class PacketView {
     public int quotedSrcPort;
     public int quotedDstPort;
     public int quotedSeq;
+    /** The MTU an ICMP "fragmentation needed" or ICMPv6 "packet too big" states, else -1. */
+    public int icmpMtu;
+    /** The quoted IP packet's total length as its own header states it, else -1. */
+    public int quotedLength;
     // Tunnel: the outermost encapsulation the packet above was found in (VXLAN, Geneve, IP in IP), or none
     /** {@link #TUNNEL_NONE}, {@link #TUNNEL_VXLAN}, {@link #TUNNEL_GENEVE} or {@link #TUNNEL_IP_IN_IP}. */
     public int tunnelType;
@@ -120,6 +126,9 @@ public final class PacketView {
         hasDstMac = false;
         ipVersion = 0;
         flags = 0;
+        tcpMss = -1;
+        icmpMtu = -1;
+        quotedLength = -1;
         quotedVersion = 0;
         quotedProtocol = 0;
         quotedHasPorts = false;

@@ -13,6 +13,7 @@ import io.pcapdiag.rules.Finding;
 import io.pcapdiag.rules.Judged;
 import io.pcapdiag.rules.Rules;
 import io.pcapdiag.track.Attempt;
+import io.pcapdiag.track.Established;
 import io.pcapdiag.track.Sighting;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -44,12 +45,15 @@ public final class Diagnose {
 
     public Diagnosis of(Finding f) {
         Attempt first = f.examples().get(0);
-        List<PathHop> path = path(first);
+        boolean connection = f.pattern().connection();
+        List<PathHop> path = connection ? connectionPath(first) : path(first);
         PathHop last = null;
         String vanished = null;
         if (f.responder() == null) {
             last = path.get(path.size() - 1);
             vanished = vanished(f, first, path);
+        } else if (f.pattern() == io.pcapdiag.rules.Pattern.PMTU_BLACKHOLE) {
+            last = path.get(path.size() - 1); // where the segment too large for the path was seen last
         }
         List<CauseVerdict> causes = Causes.judge(f, context);
         Judged judged = id -> causes.stream().filter(c -> c.cause().id().equals(id)).map(c -> c.verdict().id()).findFirst()
@@ -58,7 +62,8 @@ public final class Diagnose {
         String protocol = f.examples().get(0).udp() ? "UDP" : "TCP";
         return new Diagnosis(f, name(f.client(), protocol), name(f.target(), protocol),
                 f.responder() == null ? null : name(f.responder(), protocol),
-                causes, evidence(first, context), frames(f.examples()), DisplayFilter.of(f.examples()), decodeAs(f.examples()), path, last, vanished,
+                causes, connection ? connectionEvidence(first, context) : evidence(first, context),
+                connection ? connectionFrames(f.examples()) : frames(f.examples()), DisplayFilter.of(f.examples()), decodeAs(f.examples()), path, last, vanished,
                 new Explanation(x.story(), x.observations(), x.checks(), remedies(x.remedies(), causes)), citeCaptures,
                 context.informs());
     }
@@ -105,6 +110,92 @@ public final class Diagnose {
             }
         }
         return out;
+    }
+
+    /**
+     * Every kept packet of the connections, each with its role: the handshake's packets as {@link #frames} has them,
+     * then those kept after the handshake ({@link Established#kept}).
+     */
+    static List<FrameRef> connectionFrames(List<Attempt> attempts) {
+        List<FrameRef> out = new ArrayList<>(frames(attempts));
+        for (Attempt a : attempts) {
+            for (Sighting s : a.established().kept()) {
+                out.add(new FrameRef(s.capture.name(), s.capture.index(), s.frame, connectionRole(a, s).id()));
+            }
+        }
+        return out;
+    }
+
+    /** What a packet kept after the handshake is in its connection's story. */
+    private static Role connectionRole(Attempt a, Sighting s) {
+        Established e = a.established();
+        if (s.icmp) {
+            return Role.ICMP;
+        }
+        if ((s.flags & PacketView.RST) != 0) {
+            return s.source().sameAddress(a.client()) && s.srcPort == a.clientPort() ? Role.CLIENT_RST : Role.RST;
+        }
+        if (s == e.wrongSource()) {
+            return Role.BYPASS;
+        }
+        List<Sighting> sends = e.lost() != null ? e.lost().lostSends() : e.client().unacknowledged();
+        return !sends.isEmpty() && s == sends.get(0) ? Role.SEGMENT : Role.RESEND;
+    }
+
+    /**
+     * The packets that tell a connection's story after its handshake: its SYN and DNAT'ed copy; the segment that went
+     * unacknowledged, its last retransmission and the first ICMP error about it; the segment from the wrong source and
+     * the client's RST; the RST that ended it.
+     */
+    static List<EvidencePacket> connectionEvidence(Attempt a, Context context) {
+        Established e = a.established();
+        List<Sighting> told = new ArrayList<>();
+        List<Sighting> sends = e.lost() != null ? e.lost().lostSends() : e.client().unacknowledged();
+        if (!sends.isEmpty()) {
+            told.add(sends.get(0));
+            sends.stream().filter(s -> s.nanos - sends.get(0).nanos >= io.pcapdiag.track.HandshakeTracker.RETRANSMIT_GAP_NANOS)
+                    .reduce((x, y) -> y.nanos - x.nanos >= io.pcapdiag.track.HandshakeTracker.RETRANSMIT_GAP_NANOS ? y : x)
+                    .ifPresent(told::add);
+        }
+        if (!e.tooBig().isEmpty()) {
+            told.add(e.tooBig().get(0));
+        }
+        for (Sighting s : new Sighting[] {e.wrongSource(), e.clientResetOther(), e.unreachable(), e.serverReset()}) {
+            if (s != null) {
+                told.add(s);
+            }
+        }
+        told.sort(Comparator.comparingLong(s -> s.nanos));
+        List<EvidencePacket> out = new ArrayList<>();
+        out.add(packet(Role.SYN, a.syn(), context));
+        if (a.natCopy() != null) {
+            out.add(packet(Role.DNAT_COPY, a.natCopy(), context));
+        }
+        for (Sighting s : told) {
+            out.add(packet(connectionRole(a, s), s, context));
+        }
+        return out;
+    }
+
+    /**
+     * The places a connection's lost segment was seen (an MTU black hole: where it was seen last is where it stopped);
+     * for the other patterns after the handshake, the SYN's.
+     */
+    List<PathHop> connectionPath(Attempt a) {
+        Established.Side lost = a.established().lost();
+        if (lost == null) {
+            return path(a);
+        }
+        List<PathHop> hops = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Sighting s : lost.lostSends()) {
+            PathHop hop = new PathHop(s.capture.name(), s.frame, s.nanos, s.capture.node(), iface(s, context), direction(s),
+                    s.destination(), false, s.tunnel == null ? null : s.tunnel.toString());
+            if (seen.add(hop.capture() + "|" + hop.node() + "|" + hop.iface() + "|" + hop.direction() + "|" + hop.destination())) {
+                hops.add(hop);
+            }
+        }
+        return hops;
     }
 
     /** What tshark's {@code -d} needs for the display filter to see inside the tunnels these frames came in, or null. */

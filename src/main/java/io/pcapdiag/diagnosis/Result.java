@@ -33,8 +33,12 @@ public record Result(List<CaptureSummary> captures, RankedFindings findings, Map
     public record Listed(Attempt attempt, Pattern pattern) {
     }
 
-    /** The table's bound and use; evictions mean some attempts were not judged. */
-    public record TrackerStats(long attempts, long evicted, long peakOpen, int maxOpen, long unmatchedAnswers) {
+    /**
+     * The table's bound and use; evictions mean some attempts were not judged. Connections followed after their
+     * handshake are bounded by {@code maxOpen} too; an evicted one was not followed to its end.
+     */
+    public record TrackerStats(long attempts, long evicted, long peakOpen, int maxOpen, long unmatchedAnswers,
+                               long connectionsFollowed, long connectionsEvicted) {
     }
 
     /** The nodes the captures are labelled with ({@code --label FILE=NODE}). */

@@ -14,7 +14,13 @@ public enum Role {
     RESEND("resend"),
     /** The client's ICMP port unreachable refusing an answer no socket of it expects (a bypassing DNS answer). */
     CLIENT_ICMP("client-icmp"),
-    ANSWER("answer");
+    ANSWER("answer"),
+    /**
+     * After the handshake: a data segment that went unacknowledged (its retransmissions are {@link #RESEND}s), and a
+     * segment that reached the client from another address than it dialed (it bypassed reverse NAT).
+     */
+    SEGMENT("segment"),
+    BYPASS("bypass");
 
     private final String id;
 

@@ -196,7 +196,8 @@ public final class JsonReporter implements Reporter {
     record RemedyDto(String fix, String tradeoff) {
     }
 
-    record TrackerDto(long attempts, long evicted, long peakOpen, int maxOpen, long unmatchedAnswers) {
+    record TrackerDto(long attempts, long evicted, long peakOpen, int maxOpen, long unmatchedAnswers,
+                      long connectionsFollowed, long connectionsEvicted) {
     }
 
     record CaptureDto(String file, boolean analysed, long packets, long bytes, List<String> linkTypes, String firstPacket,
@@ -233,7 +234,8 @@ public final class JsonReporter implements Reporter {
         Result.TrackerStats t = result.tracker();
         return new Document(SCHEMA_VERSION, r.diagnoses().stream().map(JsonReporter::finding).toList(), byId(r.notListed()),
                 outcomes(result.outcomes()), outcomes(result.dnsOutcomes()), outcomes(result.udpOutcomes()),
-                new TrackerDto(t.attempts(), t.evicted(), t.peakOpen(), t.maxOpen(), t.unmatchedAnswers()),
+                new TrackerDto(t.attempts(), t.evicted(), t.peakOpen(), t.maxOpen(), t.unmatchedAnswers(),
+                        t.connectionsFollowed(), t.connectionsEvicted()),
                 result.captures().stream().map(JsonReporter::capture).toList(),
                 r.attempts().stream().map(JsonReporter::attempt).toList(),
                 r.attempts().isEmpty() ? 0 : result.attemptsNotListed(), selection(r));

@@ -83,6 +83,10 @@ public final class TextReporter implements Reporter {
             out.println("tracker: " + t.evicted() + " attempts evicted (table full at " + t.maxOpen()
                     + " open attempts; raise --max-open); evicted attempts without an answer were not judged");
         }
+        if (t.connectionsEvicted() > 0) {
+            out.println("tracker: " + t.connectionsEvicted() + " connections evicted before they ended (table full at "
+                    + t.maxOpen() + " followed connections; raise --max-open); what came after was not judged");
+        }
         for (int i = 0; i < r.diagnoses().size(); i++) {
             out.println();
             finding(r.diagnoses().get(i), i);
@@ -234,7 +238,7 @@ public final class TextReporter implements Reporter {
         if (f.responder() != null) {
             who.append(", answered by ").append(named(f.responder().toString(), d.responder()));
         }
-        who.append(", ").append(f.examples().get(0).kind().shortCount(f.attempts()));
+        who.append(", ").append(f.kind().shortCount(f.attempts()));
         if (f.attempts() > 1) {
             who.append(" between ").append(Times.utc(f.firstNanos())).append(" and ").append(Times.utc(f.lastNanos()));
         }
@@ -462,7 +466,7 @@ public final class TextReporter implements Reporter {
             sb.append(" answered by ").append(f.responder());
         }
         if (f.attempts() > 1) {
-            sb.append(" (").append(f.examples().get(0).kind().shortCount(f.attempts())).append(')');
+            sb.append(" (").append(f.kind().shortCount(f.attempts())).append(')');
         }
         EvidencePacket first = d.evidence().get(0);
         sb.append(" [").append(first.capture()).append(" #").append(first.frame());

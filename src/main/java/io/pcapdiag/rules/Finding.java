@@ -120,6 +120,11 @@ public final class Finding {
         return responder;
     }
 
+    /** What the finding counts: connections after the handshake for those patterns, else its exchanges' kind. */
+    public io.pcapdiag.track.ExchangeKind kind() {
+        return pattern.connection() ? io.pcapdiag.track.ExchangeKind.CONNECTION : examples.get(0).kind();
+    }
+
     public long attempts() {
         return attempts;
     }

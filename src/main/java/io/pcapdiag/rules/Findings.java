@@ -43,14 +43,23 @@ public final class Findings {
         this.maxGroups = maxGroups;
     }
 
-    /** Groups one decided attempt (nothing happens to attempts that show no pattern). */
     /** Groups a decided attempt into its finding, if it shows a pattern; true when the finding keeps it as an example. */
     public boolean decided(Attempt a) {
         Pattern p = Rules.classify(a);
-        if (p == null) {
-            return false;
-        }
-        Key key = new Key(p, a.client(), a.target(), responder(p, a));
+        return p != null && group(p, a, responder(p, a));
+    }
+
+    /**
+     * Groups a connection followed after its handshake, once decided, into its finding if it shows a pattern after the
+     * handshake; true when the finding keeps it as an example.
+     */
+    public boolean followed(Attempt a) {
+        ConnectionRule r = Rules.connectionRule(a);
+        return r != null && group(r.pattern(), a, r.responder(a));
+    }
+
+    private boolean group(Pattern p, Attempt a, Endpoint responder) {
+        Key key = new Key(p, a.client(), a.target(), responder);
         Finding f = groups.get(key);
         if (f == null) {
             if (groups.size() >= maxGroups) {

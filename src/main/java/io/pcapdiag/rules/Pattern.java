@@ -9,9 +9,12 @@ public enum Pattern {
     NAT_BYPASS_REPLY("nat-bypass-reply", Severity.ERROR, "the reply came from the backend, not from the Service address that was dialed"),
     HAIRPIN_SELF("hairpin-self", Severity.ERROR, "a backend of a Service got no answer when it dialed that Service itself"),
     LB_PROBE_DROPPED("lb-probe-dropped", Severity.ERROR, "load-balancer probes sourced from a VIP get no reply"),
+    PMTU_BLACKHOLE("pmtu-blackhole", Severity.ERROR, "full-size segments of a connection were never delivered: an MTU black hole"),
+    RESET_AFTER_REPLY("reset-after-reply", Severity.ERROR, "a reply skipped reverse NAT mid-connection and the client reset it"),
     POLICY_REJECT("policy-reject", Severity.WARNING, "rejected as administratively prohibited: a policy or firewall"),
     CONNECTION_REFUSED("connection-refused", Severity.WARNING, "connection refused (RST)"),
     ICMP_UNREACHABLE("icmp-unreachable", Severity.WARNING, "rejected with an ICMP error on the path"),
+    RESET_BY_GONE_ENDPOINT("reset-by-gone-endpoint", Severity.WARNING, "a connection through a Service ended when its backend went away"),
     DELAYED_CONNECT("delayed-connect", Severity.WARNING, "connected only after the SYN was retransmitted"),
     NO_RESPONSE("no-response", Severity.WARNING, "no response to the SYN"),
     DNS_RACE_LOST("dns-race-lost", Severity.WARNING, "a DNS query sent beside another from one socket was lost and asked again"),
@@ -40,6 +43,11 @@ public enum Pattern {
 
     public String title() {
         return title;
+    }
+
+    /** A pattern about a connection after its handshake (docs/design.md, "Established connections"). */
+    public boolean connection() {
+        return this == PMTU_BLACKHOLE || this == RESET_AFTER_REPLY || this == RESET_BY_GONE_ENDPOINT;
     }
 
     /** A pattern about DNS queries: its findings carry the query and its rcode. */

@@ -36,6 +36,13 @@ import java.util.stream.Stream;
  * group    no-response lb-probe-dropped     >= 2 client ports; S no backend of D:p; D:p answers others, or
  *                                           S is an LB ingress IP (or a VIP); not when the context lists
  *                                           every LB IP and S is none of them
+ * connection (after an ANSWERED handshake, once the connection ended, idled or the capture ended; in this order):
+ *          reset-after-reply    a segment to the client from another address than it dialed, where the client
+ *                               receives it, and the client's RST to that address
+ *          pmtu-blackhole       a data segment sent >= 3 times, never acknowledged, larger than any acknowledged,
+ *                               the receiver never at a zero window
+ *          reset-by-gone-endpoint  an ICMP unreachable quoting the client's segment, or the server's RST while the
+ *                               client's data went unanswered though sent again
  * -        ANSWERED at once, PENDING, EVICTED, a UDP datagram (no DNS) unanswered   no finding
  * </pre>
  */
@@ -46,11 +53,14 @@ public final class Rules {
             new DnsSearchExpansion(), new DelayedConnect(), new DnsRaceLost(Outcome.UNANSWERED),
             new DnsNoResponse(Outcome.UNANSWERED), new NoResponse());
     private static final List<GroupRule> GROUP_RULES = List.of(new HairpinSelf(), new LbProbeDropped());
+    /** The connection rules, in the order they are tried on a followed connection once it is decided. */
+    private static final List<ConnectionRule> CONNECTION_RULES = List.of(new ResetAfterReply(), new PmtuBlackhole(),
+            new ResetByGoneEndpoint());
 
     /** The attempt rules of each outcome, in order (an array: every decided attempt walks one). */
     private static final Map<Outcome, AttemptRule[]> BY_OUTCOME = new EnumMap<>(Outcome.class);
-    private static final Map<Pattern, Rule> BY_PATTERN = Stream.concat(ATTEMPT_RULES.stream(), GROUP_RULES.stream())
-            .collect(toMap(Rule::pattern, r -> r, (a, b) -> a, () -> new EnumMap<>(Pattern.class)));
+    private static final Map<Pattern, Rule> BY_PATTERN = Stream.of(ATTEMPT_RULES, GROUP_RULES, CONNECTION_RULES)
+            .flatMap(List::stream).map(Rule.class::cast).collect(toMap(Rule::pattern, r -> r, (a, b) -> a, () -> new EnumMap<>(Pattern.class)));
 
     static {
         for (Outcome o : Outcome.values()) {
@@ -66,6 +76,28 @@ public final class Rules {
         for (AttemptRule r : BY_OUTCOME.get(a.outcome())) {
             if (r.matches(a)) {
                 return r.pattern();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The pattern a connection followed after its handshake shows, or null: none, or it was evicted before it ended (its
+     * handshake's pattern is {@link #classify}'s).
+     */
+    public static Pattern classifyConnection(Attempt a) {
+        ConnectionRule r = connectionRule(a);
+        return r == null ? null : r.pattern();
+    }
+
+    /** The first connection rule that matches {@code a}'s connection, or null. */
+    static ConnectionRule connectionRule(Attempt a) {
+        if (a.established() == null || a.established().evicted()) {
+            return null;
+        }
+        for (ConnectionRule r : CONNECTION_RULES) {
+            if (r.matches(a)) {
+                return r;
             }
         }
         return null;

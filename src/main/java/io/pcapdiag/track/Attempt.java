@@ -46,6 +46,8 @@ public final class Attempt {
     int synDnsFlags;
     int synWindow;
     int synLength;
+    /** The MSS option of the first SYN, else -1. */
+    int synMss;
     boolean synHasSrcMac;
     boolean synHasDstMac;
     long synSrcMac;
@@ -116,6 +118,13 @@ public final class Attempt {
     /** Capture time after which the attempt is decided; pushed back by each retransmission. */
     long expiresAt;
     long queuedExpiry;
+    /**
+     * What the tracker follows of the connection once the dialed address answered it (docs/design.md, "Established
+     * connections"), or null when it never did; made once per object and reused with it ({@link #start}).
+     */
+    Established established;
+    /** The sink held the attempt when its handshake was decided: it is never reused, whatever its connection's end. */
+    boolean heldByHandshake;
 
     /** A new attempt from the first sighting of its SYN. */
     Attempt(Frame f, PacketView v) {
@@ -149,6 +158,11 @@ public final class Attempt {
         synAckNumber = udp ? 0 : v.ack;
         synWindow = udp ? 0 : v.window;
         synLength = udp ? Math.max(0, v.ipPayloadLength - 8) : v.tcpPayloadLength;
+        synMss = udp ? -1 : v.tcpMss;
+        if (established != null) {
+            established.reset();
+        }
+        heldByHandshake = false;
         query = null;
         quoteOnly = false;
         quotedDnat = null;
@@ -183,6 +197,14 @@ public final class Attempt {
         queuedExpiry = 0;
     }
 
+    /**
+     * The connection after its handshake, when the tracker followed it (the dialed address answered the SYN, and live
+     * capture sees every segment); else null. Not null once its connection is decided ({@link TrackerSink#followed}).
+     */
+    public Established established() {
+        return established != null && established.followed ? established : null;
+    }
+
     /** Whether a DNS response with this question answers this query (see {@link DnsQuery#answeredBy}). */
     boolean answeredBy(PacketView v) {
         return query != null && query.answeredBy(v.dnsQname, v.dnsQtype);
@@ -204,6 +226,9 @@ public final class Attempt {
      * (a lost race is asked again, both queries at once: the re-send is this query's).
      */
     long decisionDue() {
+        if (outcome != null) {
+            return established.due();
+        }
         if (query != null && answeredByTarget && !truncatedAnswer && (sibling == null || sibling.answeredByTarget)) {
             return Math.min(expiresAt, answerNanos + HandshakeTracker.ANSWER_COPIES_NANOS);
         }
@@ -285,6 +310,7 @@ public final class Attempt {
         synAckNumber = 0;
         synWindow = 0;
         synLength = 0;
+        synMss = -1;
         synHasSrcMac = false;
         synHasDstMac = false;
         synTunnel = null;

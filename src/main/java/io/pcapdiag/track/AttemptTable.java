@@ -1,8 +1,10 @@
 package io.pcapdiag.track;
 
 /**
- * Open addressing with linear probing over (client address, port, ISN), so that looking up a SYN-ACK,
- * RST or ICMP error allocates nothing. Each slot keeps its entry's hash beside it: probes compare hashes
+ * Open addressing with linear probing over (client address, port, key), so that looking up a SYN-ACK,
+ * RST or ICMP error allocates nothing. The key is the attempt's ISN (its DNS id for a query), or none: the table of
+ * followed connections ({@link #byClient}) finds a connection by its client's address and port alone, since a segment
+ * in the middle of a connection carries no ISN. Each slot keeps its entry's hash beside it: probes compare hashes
  * before touching the entry, and deletion (backward shift, Knuth 6.4 algorithm R, so no tombstones
  * accumulate over a long capture) never rehashes.
  *
@@ -14,10 +16,26 @@ package io.pcapdiag.track;
 final class AttemptTable {
     /** Slots from which the table is kept at most a quarter full. */
     static final int SPARSE_FROM = 1 << 16;
+    /** Whether entries are keyed by their ISN too (every table but the followed connections'). */
+    private final boolean byIsn;
     private Attempt[] slots = new Attempt[1024];
     private int[] hashes = new int[1024];
     private int mask = slots.length - 1;
     private int size;
+
+    /** A table keyed by (client address, port, ISN or DNS id). */
+    AttemptTable() {
+        this(true);
+    }
+
+    private AttemptTable(boolean byIsn) {
+        this.byIsn = byIsn;
+    }
+
+    /** A table keyed by (client address, port) alone: at most one entry per client socket. */
+    static AttemptTable byClient() {
+        return new AttemptTable(false);
+    }
 
     int size() {
         return size;
@@ -29,13 +47,23 @@ final class AttemptTable {
     }
 
     Attempt get(long hi, long lo, int port, int isn) {
-        int h = hash(hi, lo, port, isn);
+        int key = byIsn ? isn : 0;
+        int h = hash(hi, lo, port, key);
         for (int i = h & mask; ; i = (i + 1) & mask) {
             Attempt a = slots[i];
-            if (a == null || (hashes[i] == h && a.is(hi, lo, port, isn))) {
+            if (a == null || (hashes[i] == h && a.is(hi, lo, port, byIsn ? key : a.isn))) {
                 return a;
             }
         }
+    }
+
+    /** The entry of the client socket {@code hi}:{@code lo}:{@code port} in a {@link #byClient} table, or null. */
+    Attempt get(long hi, long lo, int port) {
+        return get(hi, lo, port, 0);
+    }
+
+    private int key(Attempt a) {
+        return byIsn ? a.isn : 0;
     }
 
     void put(Attempt a) {
@@ -43,7 +71,7 @@ final class AttemptTable {
         while (2 * (size + 1) > slots.length || (slots.length >= SPARSE_FROM && 4 * (size + 1) > slots.length)) {
             grow();
         }
-        insert(a, hash(a.clientHi, a.clientLo, a.clientPort, a.isn));
+        insert(a, hash(a.clientHi, a.clientLo, a.clientPort, key(a)));
         size++;
     }
 
@@ -57,7 +85,7 @@ final class AttemptTable {
     }
 
     void remove(Attempt a) {
-        int i = hash(a.clientHi, a.clientLo, a.clientPort, a.isn) & mask;
+        int i = hash(a.clientHi, a.clientLo, a.clientPort, key(a)) & mask;
         while (slots[i] != a) {
             if (slots[i] == null) {
                 return;

@@ -7,7 +7,9 @@ public enum ExchangeKind {
     /** A DNS query, over UDP or TCP. */
     DNS("DNS query", "DNS queries", "query", "queries"),
     /** Another UDP exchange (a datagram and what answered it). */
-    UDP("UDP exchange", "UDP exchanges", "exchange", "exchanges");
+    UDP("UDP exchange", "UDP exchanges", "exchange", "exchanges"),
+    /** A TCP connection followed after its handshake (an answered attempt): what findings after the handshake count. */
+    CONNECTION("connection", "connections", "connection", "connections");
 
     private final String singular;
     private final String plural;

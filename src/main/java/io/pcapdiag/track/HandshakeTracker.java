@@ -62,6 +62,17 @@ public final class HandshakeTracker {
     /** How far back a seq-less ICMP quote (cut by a short snaplen) is matched by ports alone. */
     private static final int QUOTE_SCAN_LIMIT = 4096;
 
+    /**
+     * A followed connection with no segment for this long is decided (docs/design.md, "Established connections"): longer
+     * than the first retransmissions of a segment take (Linux: 0.2 s doubling to 25 s in all), so a black hole is seen
+     * out, yet a node's idle keep-alive connections do not pile up.
+     */
+    public static final long CONNECTION_IDLE_NANOS = 30_000_000_000L;
+    /** A connection that ended (a RST, or both FINs) is decided this much later, once the copies of its last packets are in. */
+    static final long CONNECTION_LINGER_NANOS = 1_000_000_000L;
+    /** A followed connection is looked at again at most this often until it is due. */
+    static final long CONNECTION_LOOK_NANOS = 1_000_000_000L;
+
     /** Decided attempts held for reuse, at most (about 220 bytes each, and the packets each kept until reused). */
     private static final int MAX_FREE = 4096;
 
@@ -91,6 +102,14 @@ public final class HandshakeTracker {
      * {@link #EXCHANGE_LOOK_NANOS} and a TCP attempt at the head of a shared one would hold them for seconds.
      */
     private final ArrayDeque<Attempt> exchanges = new ArrayDeque<>();
+    /** Connections followed after their handshake, by client address and port (docs/design.md, "Established connections"). */
+    private final AttemptTable connections = AttemptTable.byClient();
+    /** Followed connections whose handshake is decided, in order of their next look. */
+    private final ArrayDeque<Attempt> followed = new ArrayDeque<>();
+    /** Whether connections are followed after their handshake: every segment reaches the tracker (not so in live capture without --established). */
+    private final boolean follow;
+    /** The capture ended: what is still followed is decided as it stands. */
+    private boolean finishing;
     private final TrackerSink sink;
     private final int maxOpen;
     private long clock = Long.MIN_VALUE;
@@ -99,22 +118,36 @@ public final class HandshakeTracker {
     private long evicted;
     private long peakOpen;
     private long unmatchedAnswers;
+    private long connectionsFollowed;
+    private long connectionsEvicted;
 
+    /** A tracker that follows connections after their handshake (every segment of the capture reaches it). */
     public HandshakeTracker(TrackerSink sink, int maxOpen) {
+        this(sink, maxOpen, true);
+    }
+
+    /**
+     * @param maxOpen how many exchanges may be open at once, and connections followed at once: past it the oldest
+     *                is evicted (counted, never a finding)
+     * @param follow  follow connections after their handshake; only where every segment reaches the tracker
+     */
+    public HandshakeTracker(TrackerSink sink, int maxOpen, boolean follow) {
         if (maxOpen < 1) {
             throw new IllegalArgumentException("maxOpen must be positive");
         }
         this.sink = sink;
         this.maxOpen = maxOpen;
+        this.follow = follow;
     }
 
     /**
-     * Whether {@link #observe} does more with {@code v} than move the clock: a TCP segment with SYN or RST, a UDP
-     * datagram, or an ICMP error. A mid-connection segment (most of a node's capture) only tells the time.
+     * Whether {@link #observe} does more with {@code v} than move the clock: a UDP datagram, an ICMP error, and a TCP
+     * segment: every one when the tracker follows connections, else those with SYN or RST or a DNS message (a
+     * mid-connection segment then only tells the time).
      */
-    public static boolean concerns(PacketView v) {
+    public boolean concerns(PacketView v) {
         return v.kind == PacketView.Kind.ICMP_ERROR || v.kind == PacketView.Kind.UDP
-                || v.kind == PacketView.Kind.TCP && ((v.flags & (PacketView.SYN | PacketView.RST)) != 0 || v.dns);
+                || v.kind == PacketView.Kind.TCP && (follow || (v.flags & (PacketView.SYN | PacketView.RST)) != 0 || v.dns);
     }
 
     /** Feeds one decoded packet. */
@@ -125,14 +158,28 @@ public final class HandshakeTracker {
         }
         if (v.kind == PacketView.Kind.TCP) {
             int flags = v.flags;
+            if (!follow && (flags & (PacketView.SYN | PacketView.RST)) == 0 && !v.dns) {
+                return;
+            }
             if ((flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) == PacketView.SYN) {
                 syn(f, v);
             } else if ((flags & (PacketView.SYN | PacketView.ACK | PacketView.RST)) == (PacketView.SYN | PacketView.ACK)) {
                 synAck(f, v);
             } else if ((flags & PacketView.RST) != 0) {
-                reset(f, v);
-            } else if (v.dns && v.dnsId >= 0) {
-                dns(f, v, tcpDnsTable);
+                boolean answers = reset(f, v);
+                if (follow) {
+                    answers |= segment(f, v); // a followed connection's RST, whether or not it also answers a handshake
+                }
+                if (!answers && (flags & PacketView.ACK) != 0) {
+                    unmatched();
+                }
+            } else {
+                if (v.dns && v.dnsId >= 0) {
+                    dns(f, v, tcpDnsTable);
+                }
+                if (follow) {
+                    segment(f, v);
+                }
             }
         } else if (v.kind == PacketView.Kind.UDP) {
             if (v.dns && v.dnsId >= 0) {
@@ -222,6 +269,9 @@ public final class HandshakeTracker {
                     a.synAck = new Sighting(f, v);
                     a.see(a.synAck);
                 }
+                if (follow) {
+                    startFollowing(a, f, v);
+                }
             } else if (a.synAck != null) {
                 a.see(new Sighting(f, v)); // a delayed answer seen again, on another interface
             }
@@ -233,7 +283,8 @@ public final class HandshakeTracker {
         }
     }
 
-    private void reset(Frame f, PacketView v) {
+    /** A RST: true when it answers a SYN, or a SYN-ACK, of an attempt the tracker holds. */
+    private boolean reset(Frame f, PacketView v) {
         // A RST answering the SYN carries ACK = ISN+1 (RFC 9293 3.10.7.1, "reset generation").
         if ((v.flags & PacketView.ACK) != 0) {
             Attempt a = table.get(v.dstHi, v.dstLo, v.dstPort, v.ack - 1);
@@ -243,7 +294,7 @@ public final class HandshakeTracker {
                         && a.isTarget(v.srcHi, v.srcLo, v.srcPort))) {
                     a.reset = seen;
                 }
-                return;
+                return true;
             }
         }
         // The client refusing a SYN-ACK it has no socket for answers with SEQ = the SYN-ACK's ACK = ISN+1.
@@ -253,11 +304,9 @@ public final class HandshakeTracker {
             if (a.clientReset == null) {
                 a.clientReset = seen;
             }
-            return;
+            return true;
         }
-        if ((v.flags & PacketView.ACK) != 0) {
-            unmatched();
-        }
+        return false;
     }
 
     private void icmp(Frame f, PacketView v) {
@@ -265,7 +314,9 @@ public final class HandshakeTracker {
                 ? table.get(v.quotedSrcHi, v.quotedSrcLo, v.quotedSrcPort, v.quotedSeq)
                 : byPorts(v, false);
         if (a == null) {
-            unmatched();
+            if (!(follow && quotedSegment(f, v))) {
+                unmatched();
+            }
             return;
         }
         Sighting seen = keep(a, f, v);
@@ -293,9 +344,199 @@ public final class HandshakeTracker {
         return null;
     }
 
+    /**
+     * The dialed address answered {@code a}'s SYN with the SYN-ACK in {@code v}: the connection is followed from here
+     * (docs/design.md, "Established connections"). A connection still followed from the same client port is over: the
+     * port was reused.
+     */
+    private void startFollowing(Attempt a, Frame f, PacketView v) {
+        Attempt old = connections.get(a.clientHi, a.clientLo, a.clientPort);
+        if (old != null) {
+            stopFollowing(old); // decided at its next look, or with its handshake
+            old.established.end(f.nanos);
+        }
+        if (connections.size() >= maxOpen) {
+            evictOldestConnection();
+        }
+        Established e = a.established;
+        if (e == null) {
+            e = new Established();
+            a.established = e;
+        } else {
+            e.reset();
+        }
+        e.followed = true;
+        e.following = true;
+        e.lastNanos = f.nanos;
+        e.client.mss = a.synMss;
+        e.client.begin(a.isn + 1);
+        e.server.mss = v.tcpMss;
+        e.server.begin(v.seq + 1);
+        e.client.acknowledged(v.ack, v.window);
+        connections.put(a);
+    }
+
+    /** The connection of {@code a} is no longer followed (its entry goes; what it saw stays with the attempt). */
+    private void stopFollowing(Attempt a) {
+        if (a.established.following) {
+            connections.remove(a);
+            a.established.following = false;
+        }
+    }
+
+    /** Makes room in the full table of followed connections: the one looked at longest ago goes, counted. */
+    private void evictOldestConnection() {
+        Attempt oldest = followed.pollFirst();
+        if (oldest == null) {
+            return; // every followed connection still awaits its handshake's decision: bounded by maxOpen already
+        }
+        oldest.established.evicted = true;
+        connectionsEvicted++;
+        connectionDecided(oldest);
+    }
+
+    /**
+     * A TCP segment that is no SYN: true when it belongs to a followed connection, from its client (to what it dialed,
+     * its backend, or any address, in the client's sequence space) or to it (in the server's).
+     */
+    private boolean segment(Frame f, PacketView v) {
+        Attempt a = connections.get(v.srcHi, v.srcLo, v.srcPort);
+        if (a != null && a.established.client.near(v.seq)) {
+            fromClient(a, a.established, f, v);
+            return true;
+        }
+        a = connections.get(v.dstHi, v.dstLo, v.dstPort);
+        if (a != null && a.established.server.near(v.seq)) {
+            toClient(a, a.established, f, v);
+            return true;
+        }
+        return false;
+    }
+
+    private void fromClient(Attempt a, Established e, Frame f, PacketView v) {
+        e.lastNanos = Math.max(e.lastNanos, f.nanos);
+        if ((v.flags & PacketView.RST) != 0) {
+            Sighting w = e.wrongSource;
+            if (w != null && v.dstPort == w.srcPort && v.dstLo == w.srcLo && v.dstHi == w.srcHi) {
+                // The client refusing the segment that came from the wrong address: its connection lives on.
+                if (e.clientResetOther == null) {
+                    e.clientResetOther = keep(e, f, v);
+                }
+                return;
+            }
+            if (e.clientReset == null) {
+                e.clientReset = keep(e, f, v);
+            }
+            e.end(f.nanos);
+            return;
+        }
+        if ((v.flags & PacketView.ACK) != 0) {
+            e.server.acknowledged(v.ack, v.window);
+        }
+        if (v.tcpPayloadLength > 0) {
+            int seen = e.client.data(f, v, v.seq, v.tcpPayloadLength);
+            if (seen != Established.Side.NOTHING) {
+                e.client.holeSends.add(keep(e, f, v));
+            }
+        }
+        if ((v.flags & PacketView.FIN) != 0) {
+            e.clientFin = true;
+            if (e.serverFin) {
+                e.end(f.nanos);
+            }
+        }
+    }
+
+    private void toClient(Attempt a, Established e, Frame f, PacketView v) {
+        e.lastNanos = Math.max(e.lastNanos, f.nanos);
+        boolean dialed = a.isTarget(v.srcHi, v.srcLo, v.srcPort);
+        if (!dialed && e.wrongSource == null && whereTheClientIs(a, f, v)) {
+            // Where the client itself receives it, a segment of the connection from another address than the one it
+            // dialed: the reply skipped reverse NAT (elsewhere on the node the backend's own address is normal).
+            e.wrongSource = keep(e, f, v);
+        }
+        if ((v.flags & PacketView.RST) != 0) {
+            if (e.serverReset == null) {
+                e.serverReset = keep(e, f, v);
+                e.serverResetUnanswered = e.client.hole && e.client.holeRetransmissions > 0;
+            }
+            e.end(f.nanos);
+            return;
+        }
+        if ((v.flags & PacketView.ACK) != 0) {
+            e.client.acknowledged(v.ack, v.window);
+        }
+        if (v.tcpPayloadLength > 0) {
+            int seen = e.server.data(f, v, v.seq, v.tcpPayloadLength);
+            if (seen != Established.Side.NOTHING) {
+                e.server.holeSends.add(keep(e, f, v));
+            }
+        }
+        if ((v.flags & PacketView.FIN) != 0) {
+            e.serverFin = true;
+            if (e.clientFin) {
+                e.end(f.nanos);
+            }
+        }
+    }
+
+    /**
+     * Whether {@code v} was captured where {@code a}'s first SYN was: the same capture and interface (a pod's eth0, or
+     * its veth in a node's {@code -i any}), where the client sends and receives its packets as they are.
+     */
+    private static boolean whereTheClientIs(Attempt a, Frame f, PacketView v) {
+        return f.capture == a.synCapture && v.ifIndex == a.synIfIndex
+                && java.util.Objects.equals(f.interfaceName, a.synInterface);
+    }
+
+    /**
+     * An ICMP error quoting a segment of a followed connection, the client's or the server's: true when it does.
+     * "Fragmentation needed" and "packet too big" ({@link PacketView#icmpMtu}) are kept, each copy (where each was seen
+     * tells whether it reached the sender); of the others the first.
+     */
+    private boolean quotedSegment(Frame f, PacketView v) {
+        Attempt a = connections.get(v.quotedSrcHi, v.quotedSrcLo, v.quotedSrcPort);
+        boolean fromClient = a != null && (!v.quotedHasSeq || a.established.client.near(v.quotedSeq));
+        if (!fromClient) {
+            a = connections.get(v.quotedDstHi, v.quotedDstLo, v.quotedDstPort);
+            if (a == null || v.quotedHasSeq && !a.established.server.near(v.quotedSeq)) {
+                return false;
+            }
+        }
+        Established e = a.established;
+        Sighting seen = keep(e, f, v);
+        if (v.icmpMtu >= 0) {
+            e.tooBig.add(seen);
+        } else if (e.unreachable == null && fromClient) {
+            e.unreachable = seen;
+        }
+        return true;
+    }
+
+    /** Keeps the packet in {@code f} and {@code v} among {@code e}'s, and returns it. */
+    private static Sighting keep(Established e, Frame f, PacketView v) {
+        Sighting seen = new Sighting(f, v);
+        e.keep(seen);
+        return seen;
+    }
+
+    /**
+     * {@code a}'s connection is decided: it ended a while ago, was idle, was evicted, or the capture ended. The sink
+     * hears of it ({@link TrackerSink#followed}); an attempt it does not hold is reused.
+     */
+    private void connectionDecided(Attempt a) {
+        stopFollowing(a);
+        a.established.settle();
+        connectionsFollowed++;
+        if (!sink.followed(a) && !a.heldByHandshake && freeCount < MAX_FREE) {
+            free[freeCount++] = a;
+        }
+    }
+
     private void expire(long now) {
         expire(queue, now, LINGER_NANOS);
         expire(exchanges, now, EXCHANGE_LOOK_NANOS);
+        expire(followed, now, CONNECTION_LOOK_NANOS);
     }
 
     /**
@@ -548,14 +789,35 @@ public final class HandshakeTracker {
         decide(oldest, clock);
     }
 
+    /**
+     * Decides {@code a}: its handshake (or UDP exchange), and once that is decided, the connection followed after it.
+     * A connection still going on when its handshake is decided stays followed, whether or not the sink holds the
+     * attempt (only its {@link Established} state changes from then on); an attempt held either time is never reused.
+     */
     private void decide(Attempt a, long now) {
+        if (a.outcome != null) {
+            connectionDecided(a);
+            return;
+        }
         (a.udp ? udpTable : a.query != null ? tcpDnsTable : table).remove(a);
         if (a.query != null) {
             lastQuery.remove(new Socket(a.clientHi, a.clientLo, a.clientPort), a);
         }
         a.outcome = outcomeOf(a, now);
+        boolean held = sink.decided(a);
+        Established e = a.established;
+        if (e != null && e.followed) {
+            a.heldByHandshake = held;
+            if (finishing || !e.following || e.due() <= now) {
+                connectionDecided(a);
+            } else {
+                a.queuedExpiry = Math.min(e.due(), now + CONNECTION_LOOK_NANOS);
+                followed.addLast(a);
+            }
+            return;
+        }
         // A UDP exchange or DNS query is never reused: a query's sibling stays the query it was.
-        if (!sink.decided(a) && !a.exchange() && freeCount < MAX_FREE) {
+        if (!held && !a.exchange() && freeCount < MAX_FREE) {
             free[freeCount++] = a;
         }
     }
@@ -585,11 +847,15 @@ public final class HandshakeTracker {
 
     /** The capture ended: decide every open attempt, as of the last packet's time. */
     public void finish() {
+        finishing = true;
         while (!queue.isEmpty()) {
             decide(queue.pollFirst(), clock);
         }
         while (!exchanges.isEmpty()) {
             decide(exchanges.pollFirst(), clock);
+        }
+        while (!followed.isEmpty()) {
+            connectionDecided(followed.pollFirst());
         }
     }
 
@@ -612,6 +878,21 @@ public final class HandshakeTracker {
     private void unmatched() {
         unmatchedAnswers++;
         sink.unmatchedAnswer();
+    }
+
+    /** Connections followed after their handshake and decided (evicted ones included). */
+    public long connectionsFollowed() {
+        return connectionsFollowed;
+    }
+
+    /** Followed connections pushed out of the full table before they ended. */
+    public long connectionsEvicted() {
+        return connectionsEvicted;
+    }
+
+    /** Whether connections are followed after their handshake. */
+    public boolean follows() {
+        return follow;
     }
 
     public long unmatchedAnswers() {

@@ -41,6 +41,8 @@ public final class Sighting {
     public final long quotedDstHi;
     public final long quotedDstLo;
     public final int quotedDstPort;
+    /** ICMP "fragmentation needed" / ICMPv6 "packet too big": the MTU it states; else -1. */
+    public final int icmpMtu;
     /** The tunnel the packet was seen inside, or null. */
     public final Tunnel tunnel;
     /** A UDP datagram (then {@link #flags}, {@link #seq}, {@link #ack} and {@link #window} are 0). */
@@ -96,6 +98,7 @@ public final class Sighting {
         quotedDstHi = v.quotedDstHi;
         quotedDstLo = v.quotedDstLo;
         quotedDstPort = v.quotedHasPorts ? v.quotedDstPort : -1;
+        icmpMtu = icmp ? v.icmpMtu : -1;
         tunnel = Tunnel.of(v);
     }
 
@@ -130,6 +133,7 @@ public final class Sighting {
         quotedDstHi = 0;
         quotedDstLo = 0;
         quotedDstPort = -1;
+        icmpMtu = -1;
         tunnel = a.synTunnel;
         udp = a.udp;
         quotedProtocol = 0;

@@ -6,10 +6,21 @@ import io.pcapdiag.decode.Endpoint;
 public interface TrackerSink {
     /**
      * Each attempt once, when its outcome is decided. The attempt is the sink's for this call; the answer says whether
-     * the sink holds on to it afterwards. Held, it is never touched again; not held, the tracker reuses the object for
-     * a later SYN (a node's capture decides hundreds of thousands of attempts, nearly all of which nothing keeps).
+     * the sink holds on to it afterwards. Held, it is never reused, and of it the tracker changes only what it follows of
+     * the connection after the handshake ({@link Attempt#established()}, until {@link #followed}); not held, the tracker
+     * reuses the object for a later SYN (a node's capture decides hundreds of thousands of attempts, nearly all of which
+     * nothing keeps).
      */
     boolean decided(Attempt attempt);
+
+    /**
+     * A connection followed after its handshake, once decided (it ended, went idle, was evicted, or the capture ended;
+     * {@link Attempt#established()}): after {@link #decided} said of the same attempt that it did not hold it. The
+     * answer means what {@link #decided}'s does.
+     */
+    default boolean followed(Attempt attempt) {
+        return false;
+    }
 
     /**
      * An ICMP error addressed to {@code destination} whose quote the capture cut before the ports: it
