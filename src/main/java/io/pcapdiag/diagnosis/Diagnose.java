@@ -63,7 +63,8 @@ public final class Diagnose {
         return new Diagnosis(f, name(f.client(), protocol), name(f.target(), protocol),
                 f.responder() == null ? null : name(f.responder(), protocol),
                 causes, connection ? connectionEvidence(first, context) : evidence(first, context),
-                connection ? connectionFrames(f.examples()) : frames(f.examples()), DisplayFilter.of(f.examples()), decodeAs(f.examples()), path, last, vanished,
+                connection ? connectionFrames(f.examples()) : frames(f.examples()),
+                connection ? DisplayFilter.ofConnections(f.examples()) : DisplayFilter.of(f.examples()), decodeAs(f.examples()), path, last, vanished,
                 new Explanation(x.story(), x.observations(), x.checks(), remedies(x.remedies(), causes)), citeCaptures,
                 context.informs());
     }
@@ -186,9 +187,13 @@ public final class Diagnose {
         if (lost == null) {
             return path(a);
         }
+        Sighting first = lost.lostSends().get(0);
+        List<Sighting> copies = new ArrayList<>(List.of(first));
+        a.established().kept().stream().filter(s -> !s.icmp && s.seq == first.seq && s.length > 0
+                && s.source().equals(first.source())).forEach(copies::add);
         List<PathHop> hops = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (Sighting s : lost.lostSends()) {
+        for (Sighting s : copies) {
             PathHop hop = new PathHop(s.capture.name(), s.frame, s.nanos, s.capture.node(), iface(s, context), direction(s),
                     s.destination(), false, s.tunnel == null ? null : s.tunnel.toString());
             if (seen.add(hop.capture() + "|" + hop.node() + "|" + hop.iface() + "|" + hop.direction() + "|" + hop.destination())) {

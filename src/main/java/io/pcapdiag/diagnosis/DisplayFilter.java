@@ -13,7 +13,9 @@ import java.util.List;
  * ISN), the SYN-ACKs and RSTs that acknowledge ISN+1, the client's RST with seq ISN+1, and the ICMP errors
  * quoting the SYN (Wireshark dissects the quoted header, so {@code tcp.seq_raw} matches inside them). Per DNS query,
  * the messages with its id to and from the client's port and the ICMP errors quoting a datagram of that port; per
- * other UDP exchange, the datagrams to and from the client's port and the ICMP errors quoting them.
+ * other UDP exchange, the datagrams to and from the client's port and the ICMP errors quoting them. Per connection a
+ * finding after the handshake is about, the whole connection: every segment to and from the client's port, and the
+ * ICMP errors quoting one (ICMPv6 "packet too big" among them), of which the finding's packets are a few.
  */
 public final class DisplayFilter {
     private DisplayFilter() {
@@ -22,6 +24,22 @@ public final class DisplayFilter {
     /** The filter for these attempts (a finding's examples), their terms joined with {@code ||}. */
     public static String of(List<Attempt> attempts) {
         return attempts.stream().map(DisplayFilter::term).collect(joining(" || "));
+    }
+
+    /** The filter for the connections of a finding after the handshake (its examples), their terms joined with {@code ||}. */
+    public static String ofConnections(List<Attempt> attempts) {
+        return attempts.stream().map(DisplayFilter::connectionTerm).collect(joining(" || "));
+    }
+
+    private static String connectionTerm(Attempt a) {
+        Endpoint c = a.client();
+        String ip = c.isV4() ? "ip" : "ipv6";
+        String client = Ip.format(c.hi(), c.lo());
+        int port = a.clientPort();
+        String flow = "((" + ip + ".src==" + client + " && tcp.srcport==" + port + ") || (" + ip + ".dst==" + client
+                + " && tcp.dstport==" + port + "))";
+        return "((!icmp && !icmpv6 && " + flow + ") || ((icmp.type==3 || icmp.type==11 || icmpv6.type==1 || icmpv6.type==2"
+                + " || icmpv6.type==3) && " + flow + "))";
     }
 
     private static String term(Attempt a) {

@@ -160,7 +160,7 @@ public final class Attempt {
         synLength = udp ? Math.max(0, v.ipPayloadLength - 8) : v.tcpPayloadLength;
         synMss = udp ? -1 : v.tcpMss;
         if (established != null) {
-            established.reset();
+            established.followed = false; // the rest is reset when the connection is followed
         }
         heldByHandshake = false;
         query = null;

@@ -32,7 +32,10 @@ final class AttemptTable {
         this.byIsn = byIsn;
     }
 
-    /** A table keyed by (client address, port) alone: at most one entry per client socket. */
+    /**
+     * A table keyed by (client address, port) alone: at most one entry per client socket. Always at most a quarter
+     * full: a followed connection is looked up for every segment of it, and removed once, each a probe run.
+     */
     static AttemptTable byClient() {
         return new AttemptTable(false);
     }
@@ -68,7 +71,7 @@ final class AttemptTable {
 
     void put(Attempt a) {
         // Twice where the table reaches SPARSE_FROM slots half full.
-        while (2 * (size + 1) > slots.length || (slots.length >= SPARSE_FROM && 4 * (size + 1) > slots.length)) {
+        while (2 * (size + 1) > slots.length || ((slots.length >= SPARSE_FROM || !byIsn) && 4 * (size + 1) > slots.length)) {
             grow();
         }
         insert(a, hash(a.clientHi, a.clientLo, a.clientPort, key(a)));

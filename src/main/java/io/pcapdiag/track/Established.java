@@ -79,7 +79,10 @@ public final class Established {
         int holeRetransmissions;
         /** The hole's first transmission, as seen first: kept as fields until it is retransmitted (see {@link #original}). */
         private final Original first = new Original();
-        /** The hole's first transmission and each retransmission (their first copies), once it was retransmitted. */
+        /**
+         * The hole's first transmission and each retransmission (their first copies; the copies on other interfaces
+         * are in {@link Established#kept}), once it was retransmitted.
+         */
         final ArrayList<Sighting> holeSends = new ArrayList<>(0);
         /** The largest hole that was retransmitted at least twice and never acknowledged, with its sends; else null. */
         List<Sighting> lostSends;
@@ -143,7 +146,8 @@ public final class Established {
 
         /**
          * The segment of this end that went unacknowledged although it was sent again at least twice, while smaller
-         * ones were acknowledged (pmtu-blackhole): its first transmission and retransmissions; empty when there is none.
+         * ones were acknowledged (pmtu-blackhole): its first transmission and retransmissions (each as first seen; the
+         * copies on other interfaces are in {@link Established#kept}); empty when there is none.
          */
         public List<Sighting> lostSends() {
             return lostSends == null ? List.of() : Collections.unmodifiableList(lostSends);
@@ -165,7 +169,7 @@ public final class Established {
 
         /**
          * The segment of this end still unacknowledged when the connection was decided, if it was sent again: its first
-         * transmission and retransmissions (first copies, then copies elsewhere); empty when there is none.
+         * transmission and retransmissions, each as first seen; empty when there is none.
          */
         public List<Sighting> unacknowledged() {
             return hole && holeRetransmissions > 0 ? Collections.unmodifiableList(holeSends) : List.of();

@@ -104,6 +104,12 @@ public final class HandshakeTracker {
     private final ArrayDeque<Attempt> exchanges = new ArrayDeque<>();
     /** Connections followed after their handshake, by client address and port (docs/design.md, "Established connections"). */
     private final AttemptTable connections = AttemptTable.byClient();
+    /**
+     * Followed connections by client port: a segment whose source port no client of a followed connection uses is no
+     * client's, and is not looked up as one (most of a node's segments come from a server's port, 80, 443, 8080, that
+     * no client dials from); one whose destination port none uses is nobody's.
+     */
+    private final int[] clientPortUse = new int[65536];
     /** Followed connections whose handshake is decided, in order of their next look. */
     private final ArrayDeque<Attempt> followed = new ArrayDeque<>();
     /** Whether connections are followed after their handshake: every segment reaches the tracker (not so in live capture without --established). */
@@ -362,9 +368,8 @@ public final class HandshakeTracker {
         if (e == null) {
             e = new Established();
             a.established = e;
-        } else {
-            e.reset();
         }
+        e.reset();
         e.followed = true;
         e.following = true;
         e.lastNanos = f.nanos;
@@ -374,12 +379,14 @@ public final class HandshakeTracker {
         e.server.begin(v.seq + 1);
         e.client.acknowledged(v.ack, v.window);
         connections.put(a);
+        clientPortUse[a.clientPort]++;
     }
 
     /** The connection of {@code a} is no longer followed (its entry goes; what it saw stays with the attempt). */
     private void stopFollowing(Attempt a) {
         if (a.established.following) {
             connections.remove(a);
+            clientPortUse[a.clientPort]--;
             a.established.following = false;
         }
     }
@@ -400,12 +407,12 @@ public final class HandshakeTracker {
      * its backend, or any address, in the client's sequence space) or to it (in the server's).
      */
     private boolean segment(Frame f, PacketView v) {
-        Attempt a = connections.get(v.srcHi, v.srcLo, v.srcPort);
+        Attempt a = clientPortUse[v.srcPort] == 0 ? null : connections.get(v.srcHi, v.srcLo, v.srcPort);
         if (a != null && a.established.client.near(v.seq)) {
             fromClient(a, a.established, f, v);
             return true;
         }
-        a = connections.get(v.dstHi, v.dstLo, v.dstPort);
+        a = clientPortUse[v.dstPort] == 0 ? null : connections.get(v.dstHi, v.dstLo, v.dstPort);
         if (a != null && a.established.server.near(v.seq)) {
             toClient(a, a.established, f, v);
             return true;
@@ -435,8 +442,10 @@ public final class HandshakeTracker {
         }
         if (v.tcpPayloadLength > 0) {
             int seen = e.client.data(f, v, v.seq, v.tcpPayloadLength);
-            if (seen != Established.Side.NOTHING) {
+            if (seen == Established.Side.RESENT) {
                 e.client.holeSends.add(keep(e, f, v));
+            } else if (seen == Established.Side.RESENT_COPY) {
+                keep(e, f, v); // where the retransmission went next: the lost segment's path
             }
         }
         if ((v.flags & PacketView.FIN) != 0) {
@@ -468,8 +477,10 @@ public final class HandshakeTracker {
         }
         if (v.tcpPayloadLength > 0) {
             int seen = e.server.data(f, v, v.seq, v.tcpPayloadLength);
-            if (seen != Established.Side.NOTHING) {
+            if (seen == Established.Side.RESENT) {
                 e.server.holeSends.add(keep(e, f, v));
+            } else if (seen == Established.Side.RESENT_COPY) {
+                keep(e, f, v); // where the retransmission went next: the lost segment's path
             }
         }
         if ((v.flags & PacketView.FIN) != 0) {
@@ -847,6 +858,7 @@ public final class HandshakeTracker {
 
     /** The capture ended: decide every open attempt, as of the last packet's time. */
     public void finish() {
+        if (System.getenv("PD_DEBUG") != null) System.err.println("DEBUG connections " + connections.size() + " cap " + connections.capacity() + " followed " + followed.size() + " decidedConn " + connectionsFollowed + " table " + table.size() + " queue " + queue.size());
         finishing = true;
         while (!queue.isEmpty()) {
             decide(queue.pollFirst(), clock);

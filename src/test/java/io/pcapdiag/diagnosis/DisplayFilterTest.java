@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Every finding's display filter, given to Wireshark's own engine ({@code tshark -Y}) on the original
  * capture, selects exactly the frames pcapdiag counts to the finding: on every regression capture (told, as the
- * report tells the user, to decode VXLAN on port 8472 where the finding's frames are inside it).
+ * report tells the user, to decode VXLAN on port 8472 where the finding's frames are inside it). A finding after the
+ * handshake selects its whole connection, every one of the finding's frames among them.
  */
 @Tag("slow")
 class DisplayFilterTest {
@@ -45,7 +46,9 @@ class DisplayFilterTest {
                 TreeSet<Long> expected = new TreeSet<>();
                 d.frames().forEach(f -> expected.add(f.frame()));
                 TreeSet<Long> selected = tshark(p, d.displayFilter(), d.decodeAs());
-                if (!expected.equals(selected)) {
+                // After the handshake the filter selects the whole connection, of which the finding keeps a few packets.
+                boolean exact = !d.finding().pattern().connection();
+                if (exact ? !expected.equals(selected) : !selected.containsAll(expected)) {
                     wrong.add(p + " " + d.finding().pattern().id() + ": pcapdiag " + expected + ", tshark -Y " + selected);
                 }
             }
