@@ -356,6 +356,17 @@ public final class Established {
         }
     }
 
+    /** Keeps {@code s}, seen before some of the packets kept already, in its place in capture order. */
+    void keepInOrder(Sighting s) {
+        if (kept.size() < MAX_KEPT) {
+            int at = kept.size();
+            while (at > 0 && kept.get(at - 1).nanos > s.nanos) {
+                at--;
+            }
+            kept.add(at, s);
+        }
+    }
+
     /** Decides what the sides show, once the connection is over (ended, idle, or the capture ended). */
     void settle() {
         boolean anyAcked = client.largestAcked > 0 || server.largestAcked > 0;

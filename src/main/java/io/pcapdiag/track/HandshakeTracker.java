@@ -443,6 +443,9 @@ public final class HandshakeTracker {
         if (v.tcpPayloadLength > 0) {
             int seen = e.client.data(f, v, v.seq, v.tcpPayloadLength);
             if (seen == Established.Side.RESENT) {
+                if (e.client.holeSends.size() == 1) {
+                    e.keepInOrder(e.client.holeSends.get(0)); // its first transmission, made a Sighting only now
+                }
                 e.client.holeSends.add(keep(e, f, v));
             } else if (seen == Established.Side.RESENT_COPY) {
                 keep(e, f, v); // where the retransmission went next: the lost segment's path
@@ -478,6 +481,9 @@ public final class HandshakeTracker {
         if (v.tcpPayloadLength > 0) {
             int seen = e.server.data(f, v, v.seq, v.tcpPayloadLength);
             if (seen == Established.Side.RESENT) {
+                if (e.server.holeSends.size() == 1) {
+                    e.keepInOrder(e.server.holeSends.get(0)); // its first transmission, made a Sighting only now
+                }
                 e.server.holeSends.add(keep(e, f, v));
             } else if (seen == Established.Side.RESENT_COPY) {
                 keep(e, f, v); // where the retransmission went next: the lost segment's path
@@ -858,7 +864,6 @@ public final class HandshakeTracker {
 
     /** The capture ended: decide every open attempt, as of the last packet's time. */
     public void finish() {
-        if (System.getenv("PD_DEBUG") != null) System.err.println("DEBUG connections " + connections.size() + " cap " + connections.capacity() + " followed " + followed.size() + " decidedConn " + connectionsFollowed + " table " + table.size() + " queue " + queue.size());
         finishing = true;
         while (!queue.isEmpty()) {
             decide(queue.pollFirst(), clock);

@@ -57,6 +57,9 @@ class ExplanationTest {
                     own.add(x);
                 }
             }
+            if (d.finding().pattern().connection()) {
+                own.addAll(a.established().kept());
+            }
         }
         List<Statement> all = new ArrayList<>(d.explanation().story());
         all.addAll(d.explanation().observations());
@@ -325,5 +328,58 @@ class ExplanationTest {
                 fail(p.id() + " has no rule");
             }
         }
+    }
+
+    // ---------------------------------------------------------------- after the handshake
+
+    @Test
+    void aBlackHoleTellsTheSizeTheRetransmissionsAndThatNoIcmpWasCaptured() {
+        PacketScript s = new PacketScript();
+        ConnectionRulesTest.Conn k = ConnectionRulesTest.established(s, ConnectionRulesTest.B, ConnectionRulesTest.BP, 5000);
+        int big = k.serverData(10 * MS, 1448);
+        k.serverAgain(220 * MS, big, 1448);
+        k.serverAgain(640 * MS, big, 1448);
+        k.clientFin(3 * S);
+        Diagnosis d = only(s, Pattern.PMTU_BLACKHOLE);
+        String seen = said(d, Statement.Kind.SEEN);
+        assertTrue(seen.contains("sent 1448 bytes of data in a 1488-byte packet and sent the same segment again 2 times"), seen);
+        assertTrue(seen.contains("while its segments of up to 200 bytes were"), seen);
+        assertTrue(seen.contains("No ICMP \"fragmentation needed\" or \"packet too big\" quoting it was captured."), seen);
+        assertEquals(List.of("syn", "segment", "resend"), d.evidence().stream().map(e -> e.role().id()).toList());
+    }
+
+    @Test
+    void aResetAfterReplyTellsTheWrongSourceAndTheClientsReset() {
+        PacketScript s = new PacketScript();
+        ConnectionRulesTest.Conn k = ConnectionRulesTest.established(s, ConnectionRulesTest.V, ConnectionRulesTest.VP, 5000);
+        s.packet(S, k.fromServer(ConnectionRulesTest.B, ConnectionRulesTest.BP, k.sv, 200, k.c,
+                io.pcapdiag.testing.TcpBuilder.ACK), LinkBuilder.MAC_B);
+        s.packet(S + 10_000, Ipv4Builder.ipv4(ConnectionRulesTest.C, ConnectionRulesTest.B).tcp(io.pcapdiag.testing.TcpBuilder
+                .tcp(ConnectionRulesTest.CP, ConnectionRulesTest.BP).seq(k.c).flags(io.pcapdiag.testing.TcpBuilder.RST)).build(),
+                LinkBuilder.MAC_A);
+        Diagnosis d = only(s, Pattern.RESET_AFTER_REPLY);
+        String seen = said(d, Statement.Kind.SEEN);
+        assertTrue(seen.contains("a segment of the connection reached the client from 10.244.1.20:80, not from 10.96.0.20:8080"), seen);
+        assertTrue(seen.contains("The client answered it with RST to 10.244.1.20:80."), seen);
+        assertFalse(seen.contains("DNAT"), "no DNAT'ed copy was captured: " + seen);
+        assertEquals(List.of("syn", "bypass", "client-rst"), d.evidence().stream().map(e -> e.role().id()).toList());
+    }
+
+    @Test
+    void aGoneEndpointTellsTheUnansweredSegmentAndTheIcmp() {
+        PacketScript s = new PacketScript();
+        ConnectionRulesTest.Conn k = ConnectionRulesTest.established(s, ConnectionRulesTest.V, ConnectionRulesTest.VP, 5000);
+        int hb = k.c;
+        k.clientData(500 * MS, 5);
+        for (long t : new long[] {700, 900, 1300}) {
+            s.packet(t * MS, k.fromClient(hb, 5, io.pcapdiag.testing.TcpBuilder.ACK, 502), LinkBuilder.MAC_A);
+        }
+        s.unreachable(2 * S, ConnectionRulesTest.V, ConnectionRulesTest.C, 1,
+                k.fromClient(hb, 5, io.pcapdiag.testing.TcpBuilder.ACK, 502), 64);
+        Diagnosis d = only(s, Pattern.RESET_BY_GONE_ENDPOINT);
+        String seen = said(d, Statement.Kind.SEEN);
+        assertTrue(seen.contains("the client's segment of 5 bytes went unanswered: it was sent again 3 times."), seen);
+        assertTrue(seen.contains("ICMP host unreachable from 10.96.0.20 quoted the client's segment"), seen);
+        assertEquals(List.of("syn", "segment", "resend", "icmp"), d.evidence().stream().map(e -> e.role().id()).toList());
     }
 }
