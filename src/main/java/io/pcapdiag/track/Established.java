@@ -1,5 +1,6 @@
 package io.pcapdiag.track;
 
+import io.pcapdiag.capture.Capture;
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.decode.PacketView;
 import java.util.ArrayList;
@@ -45,10 +46,13 @@ public final class Established {
     Sighting clientReset;
     /** The first ICMP error quoting a segment of the connection that is no "fragmentation needed"/"packet too big". */
     Sighting unreachable;
-    /** ICMP "fragmentation needed" / "packet too big" quoting a segment of the connection, each copy seen. */
-    final ArrayList<Sighting> tooBig = new ArrayList<>(0);
-    /** Every packet kept, in capture order (at most {@link #MAX_KEPT}). */
-    final ArrayList<Sighting> kept = new ArrayList<>(0);
+    /**
+     * ICMP "fragmentation needed" / "packet too big" quoting a segment of the connection, each copy seen; null until
+     * there is one (lists are made only when something is kept: a node follows hundreds of thousands of connections).
+     */
+    ArrayList<Sighting> tooBig;
+    /** Every packet kept, in capture order (at most {@link #MAX_KEPT}); null until there is one. */
+    ArrayList<Sighting> kept;
 
     /** One end of the connection: what it sent and what of that the other end acknowledged. */
     public static final class Side {
@@ -77,13 +81,26 @@ public final class Established {
         /** When the hole was last sent, and how often it was sent again (copies on other interfaces not counted). */
         long holeSentNanos;
         int holeRetransmissions;
-        /** The hole's first transmission, as seen first: kept as fields until it is retransmitted (see {@link #original}). */
-        private final Original first = new Original();
+        /**
+         * The hole's first transmission, as seen first, as far as its retransmissions may not share it (where and when it
+         * was seen, its acknowledgment number, window, flags and TTL): a {@link Sighting} is made of it only once the hole
+         * is sent again, which a healthy connection never does.
+         */
+        private Capture firstCapture;
+        private String firstInterface;
+        private long firstFrame;
+        private long firstNanos;
+        private int firstIfIndex;
+        private int firstPacketType;
+        private int firstAck;
+        private int firstWindow;
+        private int firstFlags;
+        private int firstTtl;
         /**
          * The hole's first transmission and each retransmission (their first copies; the copies on other interfaces
          * are in {@link Established#kept}), once it was retransmitted.
          */
-        final ArrayList<Sighting> holeSends = new ArrayList<>(0);
+        ArrayList<Sighting> holeSends;
         /** The largest hole that was retransmitted at least twice and never acknowledged, with its sends; else null. */
         List<Sighting> lostSends;
         int lostRetransmissions;
@@ -125,7 +142,7 @@ public final class Established {
             holeIpPayload = 0;
             holeSentNanos = 0;
             holeRetransmissions = 0;
-            holeSends.clear();
+            holeSends = null;
             lostSends = null;
             lostRetransmissions = 0;
             lostLength = 0;
@@ -208,8 +225,17 @@ public final class Established {
                     holeIpPayload = v.ipPayloadLength;
                     holeSentNanos = f.nanos;
                     holeRetransmissions = 0;
-                    holeSends.clear();
-                    first.set(f, v);
+                    holeSends = null;
+                    firstCapture = f.capture;
+                    firstInterface = f.interfaceName;
+                    firstFrame = f.number;
+                    firstNanos = f.nanos;
+                    firstIfIndex = v.ifIndex;
+                    firstPacketType = v.packetType;
+                    firstAck = v.ack;
+                    firstWindow = v.window;
+                    firstFlags = v.flags;
+                    firstTtl = v.ttl;
                 }
                 return NOTHING;
             }
@@ -226,10 +252,40 @@ public final class Established {
             }
             holeRetransmissions++;
             holeSentNanos = f.nanos;
-            if (holeSends.isEmpty()) {
-                holeSends.add(first.sighting(v));
+            if (holeSends == null) {
+                holeSends = new ArrayList<>(4);
+                holeSends.add(first(v));
             }
             return RESENT;
+        }
+
+        /**
+         * The hole's first transmission as a {@link Sighting}: {@code again}, a retransmission of the same bytes, with the
+         * first one's own fields put in for the moment (and back after).
+         */
+        private Sighting first(PacketView again) {
+            Frame frame = new Frame();
+            frame.capture = firstCapture;
+            frame.interfaceName = firstInterface;
+            frame.number = firstFrame;
+            frame.nanos = firstNanos;
+            int[] saved = {again.ifIndex, again.packetType, again.ack, again.window, again.flags, again.ttl};
+            again.ifIndex = firstIfIndex;
+            again.packetType = firstPacketType;
+            again.ack = firstAck;
+            again.window = firstWindow;
+            again.flags = firstFlags;
+            again.ttl = firstTtl;
+            try {
+                return new Sighting(frame, again);
+            } finally {
+                again.ifIndex = saved[0];
+                again.packetType = saved[1];
+                again.ack = saved[2];
+                again.window = saved[3];
+                again.flags = saved[4];
+                again.ttl = saved[5];
+            }
         }
 
         /** The other end acknowledged up to {@code ackNumber} and announced {@code window}. */
@@ -261,58 +317,6 @@ public final class Established {
         }
     }
 
-    /**
-     * The hole's first transmission, as far as its retransmissions may not share it (where and when it was seen, its
-     * acknowledgment number, window, flags and TTL): a {@link Sighting} is made of it only once the hole is sent again,
-     * which a healthy connection never does.
-     */
-    private static final class Original {
-        final Frame frame = new Frame();
-        int ifIndex;
-        int packetType;
-        int ack;
-        int window;
-        int flags;
-        int ttl;
-
-        void set(Frame f, PacketView v) {
-            frame.capture = f.capture;
-            frame.interfaceName = f.interfaceName;
-            frame.number = f.number;
-            frame.nanos = f.nanos;
-            ifIndex = v.ifIndex;
-            packetType = v.packetType;
-            ack = v.ack;
-            window = v.window;
-            flags = v.flags;
-            ttl = v.ttl;
-        }
-
-        /**
-         * The first transmission as a {@link Sighting}: {@code again}, a retransmission of the same bytes, with this
-         * one's own fields put in for the moment (and back after).
-         */
-        Sighting sighting(PacketView again) {
-            int[] saved = {again.ifIndex, again.packetType, again.ack, again.window, again.flags, again.ttl};
-            again.ifIndex = ifIndex;
-            again.packetType = packetType;
-            again.ack = ack;
-            again.window = window;
-            again.flags = flags;
-            again.ttl = ttl;
-            try {
-                return new Sighting(frame, again);
-            } finally {
-                again.ifIndex = saved[0];
-                again.packetType = saved[1];
-                again.ack = saved[2];
-                again.window = saved[3];
-                again.flags = saved[4];
-                again.ttl = saved[5];
-            }
-        }
-    }
-
     void reset() {
         client.reset();
         server.reset();
@@ -329,8 +333,8 @@ public final class Established {
         serverResetUnanswered = false;
         clientReset = null;
         unreachable = null;
-        tooBig.clear();
-        kept.clear();
+        tooBig = null;
+        kept = null;
     }
 
     /**
@@ -351,13 +355,27 @@ public final class Established {
 
     /** Keeps {@code s} among the connection's packets. */
     void keep(Sighting s) {
+        if (kept == null) {
+            kept = new ArrayList<>(4);
+        }
         if (kept.size() < MAX_KEPT) {
             kept.add(s);
         }
     }
 
+    /** Keeps a "fragmentation needed" / "packet too big" error, among the connection's packets too. */
+    void tooBig(Sighting s) {
+        if (tooBig == null) {
+            tooBig = new ArrayList<>(2);
+        }
+        tooBig.add(s);
+    }
+
     /** Keeps {@code s}, seen before some of the packets kept already, in its place in capture order. */
     void keepInOrder(Sighting s) {
+        if (kept == null) {
+            kept = new ArrayList<>(4);
+        }
         if (kept.size() < MAX_KEPT) {
             int at = kept.size();
             while (at > 0 && kept.get(at - 1).nanos > s.nanos) {
@@ -417,12 +435,12 @@ public final class Established {
 
     /** The ICMP "fragmentation needed" / "packet too big" errors quoting the connection's segments, each copy. */
     public List<Sighting> tooBig() {
-        return Collections.unmodifiableList(tooBig);
+        return tooBig == null ? List.of() : Collections.unmodifiableList(tooBig);
     }
 
     /** Every packet kept of the connection after its handshake, in capture order. */
     public List<Sighting> kept() {
-        return Collections.unmodifiableList(kept);
+        return kept == null ? List.of() : Collections.unmodifiableList(kept);
     }
 
     public boolean evicted() {

@@ -523,7 +523,7 @@ public final class HandshakeTracker {
         Established e = a.established;
         Sighting seen = keep(e, f, v);
         if (v.icmpMtu >= 0) {
-            e.tooBig.add(seen);
+            e.tooBig(seen);
         } else if (e.unreachable == null && fromClient) {
             e.unreachable = seen;
         }
