@@ -87,6 +87,7 @@ final class LiveAnalysis {
         this.metrics = metrics;
         this.maxFindings = maxFindings;
         analysis.onDecided(this::decided);
+        analysis.onFollowed(a -> dirty |= Rules.classifyConnection(a) != null);
     }
 
     /** Past the bound on finding groups, new findings make room (see {@link Analysis#keepNewestFindings}). */
