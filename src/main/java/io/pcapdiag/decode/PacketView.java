@@ -82,12 +82,24 @@ public final class PacketView {
     // ICMP / ICMPv6 error and the packet it quotes
     public int icmpType;
     public int icmpCode;
+    /**
+     * The MTU an error states the path has: the next-hop MTU of an ICMP "fragmentation needed and DF set" (type 3 code
+     * 4, RFC 1191 4: 0 from a router older than RFC 1191) or of an ICMPv6 "packet too big" (type 2, RFC 4443 3.2; above
+     * 2^31 - 1, which no link has, it reads as {@link Integer#MAX_VALUE}); -1 for every other error and packet.
+     */
+    public int icmpMtu;
     public int quotedVersion;
     public long quotedSrcHi;
     public long quotedSrcLo;
     public long quotedDstHi;
     public long quotedDstLo;
     public int quotedProtocol;
+    /**
+     * The length of the packet the error quotes as its own header states it (IPv4 total length; IPv6 payload length +
+     * 40), however much of it the quote holds: a quote cut to 576 bytes still tells a 1500-byte segment. -1 when the
+     * quoted IP header is not all captured ({@code quotedVersion} 0).
+     */
+    public int quotedLength;
     public boolean quotedHasPorts;
     public boolean quotedHasSeq;
     public int quotedSrcPort;
@@ -120,7 +132,9 @@ public final class PacketView {
         hasDstMac = false;
         ipVersion = 0;
         flags = 0;
+        icmpMtu = -1;
         quotedVersion = 0;
+        quotedLength = -1;
         quotedProtocol = 0;
         quotedHasPorts = false;
         quotedHasSeq = false;

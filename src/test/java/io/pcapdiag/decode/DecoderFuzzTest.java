@@ -60,6 +60,11 @@ class DecoderFuzzTest {
                 .fragment(0, false, 1).ah(1, 2, 4).destOpts(new byte[3]).tcp(tcp(1000, 80).seq(5).flags(SYN)).build();
         byte[] icmp4 = Ipv4Builder.ipv4("10.0.0.2", "10.0.0.1").icmp(IcmpBuilder.v4Unreachable(3, syn4, 64)).build();
         byte[] icmp6 = Ipv6Builder.ipv6("fd00::2", "fd00::1").icmpv6(IcmpBuilder.v6Unreachable(4, syn6, 200)).build();
+        // Path MTU discovery's errors quoting a full-size segment.
+        byte[] fragNeeded = Ipv4Builder.ipv4("10.0.0.254", "10.0.0.2").icmp(IcmpBuilder.message(3, 4, 1450,
+                Arrays.copyOf(MtuFixtures.fullSegment4(), 548))).build();
+        byte[] tooBig = Ipv6Builder.ipv6("fd00::fe", "fd00::2").icmpv6(IcmpBuilder.message(2, 0, 1280,
+                Arrays.copyOf(MtuFixtures.fullSegment6(), 1232))).build();
         byte[] frag = Ipv4Builder.ipv4("10.0.0.1", "10.0.0.2").fragment(3, true).payload(6, new byte[40]).build();
         byte[] query4 = Ipv4Builder.ipv4("10.0.0.1", "10.96.0.10")
                 .payload(Ipv4Builder.PROTO_UDP, DnsBuilder.udp(40001, 53, DnsBuilder.query(7, "www.example.com", 1).build())).build();
@@ -67,7 +72,7 @@ class DecoderFuzzTest {
                 DnsBuilder.query(8, "kube-dns.kube-system.svc.cluster.local", 28).response(0).answerAaaa("fd00::53")
                         .answerA("10.96.0.10").opt(1232, 0).build())).build();
         List<Sample> l = new ArrayList<>();
-        for (byte[] ip : List.of(syn4, rst4, syn6, icmp4, icmp6, frag, query4, answer6)) {
+        for (byte[] ip : List.of(syn4, rst4, syn6, icmp4, icmp6, frag, query4, answer6, fragNeeded, tooBig)) {
             l.add(new Sample(1, LinkBuilder.ethernet(ip)));
             l.add(new Sample(1, LinkBuilder.ethernet().tag(0x88a8, 1).tag(0x8100, 2).padTo(60).payload(ip)));
             l.add(new Sample(113, LinkBuilder.sll(LinkBuilder.MAC_A, ip)));
@@ -146,6 +151,11 @@ class DecoderFuzzTest {
         // for IP in IP the outer IP packet); anywhere else nothing is decoded.
         boolean inTunnel = v.tunnelDepth > 0 || Weird.TRUNCATED_TUNNEL.equals(v.weird) || Weird.BAD_TUNNEL_HEADER.equals(v.weird);
         boolean inDns = v.dns && v.dnsMalformed;
+        // The fields of path MTU discovery: -1 outside the packets that carry them.
+        assertTrue(v.icmpMtu == -1 || v.kind == PacketView.Kind.ICMP_ERROR && v.icmpMtu >= 0 && (v.ipVersion == 4
+                ? v.icmpType == 3 && v.icmpCode == 4 : v.icmpType == 2), d);
+        assertTrue(v.quotedLength == -1 || v.kind == PacketView.Kind.ICMP_ERROR && v.quotedVersion != 0
+                && v.quotedLength >= 0 && v.quotedLength <= 65535 + 40, d);
         if (v.weird != null && !Weird.isTruncation(v.weird)) {
             assertFalse(v.truncated, d);
             if (inTunnel || inDns) {
