@@ -50,6 +50,14 @@ public final class PacketView {
     public int flags;
     public int window;
     public int tcpPayloadLength;
+    /**
+     * The maximum segment size a SYN offers (its MSS option, RFC 9293 3.7.1, RFC 6691: the largest TCP payload the
+     * sender accepts, 0 to 65535), or -1: no SYN, or no MSS option the decoder could read (none; one of another length
+     * than 4; one after a malformed option, which ends the walk; one the captured bytes end inside). Read on SYN
+     * segments only: the option is sent on no other (RFC 9293 3.7.1) and Linux reads it on no other
+     * ({@code tcp_parse_options}).
+     */
+    public int tcpMss;
     // DNS (over UDP): set by the decoder only where {@link #dns} is true
     /** How many answer addresses a view holds: the first of a message's A and AAAA answers. */
     public static final int DNS_ADDRESSES = 8;
@@ -132,6 +140,7 @@ public final class PacketView {
         hasDstMac = false;
         ipVersion = 0;
         flags = 0;
+        tcpMss = -1;
         icmpMtu = -1;
         quotedVersion = 0;
         quotedLength = -1;

@@ -26,8 +26,8 @@ final class DecodeTesting {
 
     /**
      * Every field that means something, as one comparable string: each field only under the guard that
-     * makes it valid (kind, ipVersion, hasSrcMac, quotedVersion, quotedHasPorts, quotedHasSeq); icmpMtu and quotedLength
-     * are -1 outside their guard, which {@code DecoderFuzzTest} checks.
+     * makes it valid (kind, ipVersion, hasSrcMac, quotedVersion, quotedHasPorts, quotedHasSeq); tcpMss, icmpMtu and
+     * quotedLength are -1 outside their guard, which {@code DecoderFuzzTest} checks.
      */
     static String describe(PacketView v) {
         StringBuilder sb = new StringBuilder();
@@ -43,8 +43,8 @@ final class DecodeTesting {
                     v.dstHi, v.dstLo, v.ttl, v.ipPayloadLength));
         }
         if (v.kind == PacketView.Kind.TCP) {
-            sb.append(String.format(Locale.ROOT, " tcp %d>%d seq=%x ack=%x flags=%x win=%d plen=%d", v.srcPort, v.dstPort,
-                    v.seq, v.ack, v.flags, v.window, v.tcpPayloadLength));
+            sb.append(String.format(Locale.ROOT, " tcp %d>%d seq=%x ack=%x flags=%x win=%d plen=%d mss=%d", v.srcPort,
+                    v.dstPort, v.seq, v.ack, v.flags, v.window, v.tcpPayloadLength, v.tcpMss));
         }
         if (v.kind == PacketView.Kind.UDP) {
             sb.append(String.format(Locale.ROOT, " udp %d>%d", v.srcPort, v.dstPort));

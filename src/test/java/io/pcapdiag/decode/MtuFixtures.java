@@ -14,9 +14,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The frames behind path MTU discovery's evidence, each with what the decoder must make of it: ICMP "fragmentation
- * needed" / ICMPv6 "packet too big" errors quoting a full-size segment (RFC 1191 4, RFC 4443 3.2). Raw IP (link type
- * 101). {@link IcmpMtuTest} checks the decoder on them.
+ * The frames behind path MTU discovery's evidence, each with what the decoder must make of it: SYNs whose options
+ * have every shape (RFC 9293 3.1), and ICMP "fragmentation needed" / ICMPv6 "packet too big" errors quoting a
+ * full-size segment (RFC 1191 4, RFC 4443 3.2). Raw IP (link type 101). {@link TcpOptionsTest} and {@link
+ * IcmpMtuTest} check the decoder on them.
  */
 final class MtuFixtures {
     static final int LINK_TYPE = 101;
@@ -24,6 +25,21 @@ final class MtuFixtures {
     static final int SEQ = 0x11223344;
 
     private MtuFixtures() {
+    }
+
+    /**
+     * A SYN (or another segment) and what its decode must hold.
+     *
+     * @param capLen  the bytes captured (a short snap length), the whole packet when equal to its length
+     * @param mss     the expected {@link PacketView#tcpMss}
+     * @param weird   the expected anomaly, null for none
+     * @param payload the expected {@link PacketView#tcpPayloadLength}
+     */
+    record Segment(String name, byte[] packet, int capLen, int flags, int mss, String weird, int payload) {
+        @Override
+        public String toString() {
+            return name;
+        }
     }
 
     /**
@@ -50,6 +66,81 @@ final class MtuFixtures {
 
     private static TcpBuilder syn(String options) {
         return tcp(CLIENT_PORT, 80).seq(SEQ).flags(SYN).options(opts(options));
+    }
+
+    private static Segment whole(String name, byte[] packet, int flags, int mss, String weird, int payload) {
+        return new Segment(name, packet, packet.length, flags, mss, weird, payload);
+    }
+
+    private static Segment syn(String name, String options, int mss, String weird) {
+        return whole(name, v4(syn(options)), SYN, mss, weird, 0);
+    }
+
+    /** SACK option (kind 5) with {@code blocks} left/right edge pairs: length 2 + 8 * blocks (RFC 2018 3). */
+    private static String sack(int blocks) {
+        StringBuilder sb = new StringBuilder(String.format("05%02x", 2 + 8 * blocks));
+        for (int i = 0; i < blocks; i++) {
+            sb.append(String.format(" %08x %08x", 1000 * i + 1, 1000 * i + 501));
+        }
+        return sb.toString();
+    }
+
+    static List<Segment> segments() {
+        List<Segment> l = new ArrayList<>();
+        l.add(syn("no options", "", -1, null));
+        l.add(syn("MSS alone", "020405b4", 1460, null));
+        l.add(whole("Linux's SYN: MSS, SACK permitted, timestamps, NOP, window scale",
+                v4(tcp(CLIENT_PORT, 80).seq(SEQ).flags(SYN).options(TcpBuilder.linuxSynOptions())), SYN, 1460, null, 0));
+        l.add(whole("Linux's SYN-ACK", v4(tcp(80, CLIENT_PORT).seq(SEQ).ack(7).flags(SYN | ACK)
+                .options(opts("020405a0 0402 080a 00000001 00bc614e 01 030307"))), SYN | ACK, 1440, null, 0));
+        l.add(syn("window scale, SACK permitted, then MSS", "01030307 0402 020405b4", 1460, null));
+        l.add(syn("NOP, NOP, timestamps, then MSS", "0101 080a 00bc614e 00000000 02040578", 1400, null));
+        for (int blocks = 1; blocks <= 4; blocks++) {
+            l.add(syn("SACK with " + blocks + " block(s) (length " + (2 + 8 * blocks) + "), then MSS",
+                    sack(blocks) + " 020405a0", 1440, null));
+        }
+        l.add(syn("EOL, then padding that would read as MSS", "00 020405b4 000000", -1, null));
+        l.add(syn("NOP, EOL, then padding that would read as MSS", "01 00 020405b4 00", -1, null));
+        l.add(syn("MSS 0", "02040000", 0, null));
+        l.add(syn("MSS 65535", "0204ffff", 65535, null));
+        l.add(syn("two MSS options: the last", "020405b4 02040578", 1400, null));
+        l.add(syn("MSS of length 3", "020305 01", -1, Weird.BAD_TCP_OPTION));
+        l.add(syn("MSS of length 6", "020605b4 0000 0101", -1, Weird.BAD_TCP_OPTION));
+        l.add(syn("length 0 before MSS", "0800 020405b4 0101", -1, Weird.BAD_TCP_OPTION));
+        l.add(syn("length 1 before MSS", "0801 020405b4 0101", -1, Weird.BAD_TCP_OPTION));
+        l.add(syn("MSS, then an option running past the data offset", "020405b4 080a0000", 1460, Weird.BAD_TCP_OPTION));
+        l.add(syn("a kind whose length byte is past the data offset", "010101 08", -1, Weird.BAD_TCP_OPTION));
+        l.add(whole("length 0, and the segment carries data", v4(syn("0800 0101").payload(new byte[100])), SYN, -1,
+                Weird.BAD_TCP_OPTION, 100));
+        // Data offset 6: the header ends after three NOPs and an MSS kind byte, the rest is payload, not options.
+        l.add(whole("MSS cut by the data offset", v4(syn("010101 020405b4 00").dataOffsetWords(6)), SYN, -1,
+                Weird.BAD_TCP_OPTION, 4));
+        // Data offset 5: MSS bytes after a 20-byte header are payload; the walk does not look.
+        l.add(whole("MSS bytes after a 20-byte header", v4(syn("020405b4").dataOffsetWords(5)), SYN, -1, null, 4));
+        l.add(syn("data offset 60: 36 NOPs, then MSS", "01".repeat(36) + "020405b4", 1460, null));
+        l.add(syn("data offset 60: MSS, then 36 bytes of EOL", "020405b4" + "00".repeat(36), 1460, null));
+        l.add(syn("data offset 60: timestamps, then SACK with 3 blocks", "080a 00bc614e 00000000 " + sack(3) + " 0101", -1,
+                null));
+        l.add(whole("MSS on an ACK: not read", v4(tcp(CLIENT_PORT, 80).seq(SEQ).ack(1).flags(ACK).options(opts("020405b4"))),
+                ACK, -1, null, 0));
+        l.add(whole("length 0 on an ACK: not walked, not flagged",
+                v4(tcp(CLIENT_PORT, 80).seq(SEQ).ack(1).flags(ACK).options(opts("0101 0800"))), ACK, -1, null, 0));
+        l.add(whole("SACK with 4 blocks on an ACK", v4(tcp(CLIENT_PORT, 80).seq(SEQ).ack(1).flags(ACK).options(opts(sack(4)))),
+                ACK, -1, null, 0));
+        l.add(whole("IPv6 SYN with MSS 1440", Ipv6Builder.ipv6("fd00::18", "fd00::20").tcp(syn("020405a0 0402 080a"
+                + " 00bc614e 00000000 01 030307")).build(), SYN, 1440, null, 0));
+        // The snap length: Linux's SYN is 20 bytes of IP, 20 of TCP, then 020405b4 0402 080a...
+        byte[] linux = v4(tcp(CLIENT_PORT, 80).seq(SEQ).flags(SYN).options(TcpBuilder.linuxSynOptions()));
+        l.add(new Segment("snap length inside the MSS option", linux, 40 + 3, SYN, -1, null, 0));
+        l.add(new Segment("snap length right after the MSS option", linux, 40 + 4, SYN, 1460, null, 0));
+        l.add(new Segment("snap length inside the timestamps after MSS", linux, 40 + 10, SYN, 1460, null, 0));
+        l.add(new Segment("snap length right after the fixed header", linux, 40, SYN, -1, null, 0));
+        byte[] late = v4(syn("0402 01 01 020405b4"));
+        l.add(new Segment("snap length inside SACK permitted, before MSS", late, 40 + 1, SYN, -1, null, 0));
+        byte[] bad = v4(syn("0101 0800 020405b4"));
+        l.add(new Segment("snap length before a length 0 byte", bad, 40 + 3, SYN, -1, null, 0));
+        l.add(new Segment("snap length right after a length 0 byte", bad, 40 + 4, SYN, -1, Weird.BAD_TCP_OPTION, 0));
+        return l;
     }
 
     /** A 1500-byte IPv4 packet, DF set: a full-size segment of 1448 bytes of data with timestamps. */
