@@ -17,7 +17,7 @@ import java.util.List;
  * The frames behind path MTU discovery's evidence, each with what the decoder must make of it: SYNs whose options
  * have every shape (RFC 9293 3.1), and ICMP "fragmentation needed" / ICMPv6 "packet too big" errors quoting a
  * full-size segment (RFC 1191 4, RFC 4443 3.2). Raw IP (link type 101). {@link TcpOptionsTest} and {@link
- * IcmpMtuTest} check the decoder on them.
+ * IcmpMtuTest} check the decoder on them, {@link TsharkFieldsTest} checks Wireshark agrees on the same frames.
  */
 final class MtuFixtures {
     static final int LINK_TYPE = 101;
