@@ -2,13 +2,17 @@ package io.pcapdiag.decode;
 
 /**
  * ICMP (RFC 792) and ICMPv6 (RFC 4443) errors. An error quotes the offending packet: its IP header and
- * at least the first 8 bytes of its payload, which for TCP are the ports and the sequence number.
+ * at least the first 8 bytes of its payload, which for TCP are the ports and the sequence number. The errors of path
+ * MTU discovery also state the MTU the packet did not fit ({@link PacketView#icmpMtu}).
  */
 final class Icmp {
     static final int V4_UNREACHABLE = 3;
+    /** Type 3's code "fragmentation needed and DF set" (RFC 792), which carries the next-hop MTU (RFC 1191 4). */
+    static final int V4_FRAGMENTATION_NEEDED = 4;
     static final int V4_TIME_EXCEEDED = 11;
     static final int V4_PARAMETER_PROBLEM = 12;
     static final int V6_UNREACHABLE = 1;
+    static final int V6_PACKET_TOO_BIG = 2;
     static final int V6_TIME_EXCEEDED = 3;
     static final int V6_PARAMETER_PROBLEM = 4;
 
@@ -25,6 +29,11 @@ final class Icmp {
             return; // echo, redirect and the like answer no connection attempt
         }
         error(c, o, v, type);
+        if (type == V4_UNREACHABLE && v.icmpCode == V4_FRAGMENTATION_NEEDED) {
+            // RFC 1191 4: the low-order 16 bits of the word after the checksum; a router older than RFC 1191 leaves
+            // them 0, and the sender then has only the quoted datagram's length to go by.
+            v.icmpMtu = c.u16(o + 6);
+        }
         int q = o + 8;
         if (!c.has(q, 20) || c.u8(q) >> 4 != 4) {
             quoteCut(v);
@@ -37,6 +46,7 @@ final class Icmp {
         v.quotedDstHi = 0;
         v.quotedDstLo = Ipv4.MAPPED | (c.i32(q + 16) & 0xffffffffL);
         v.quotedProtocol = c.u8(q + 9);
+        v.quotedLength = c.u16(q + 2);
         if (ihl < 20) {
             quoteCut(v);
             return;
@@ -50,10 +60,16 @@ final class Icmp {
             return;
         }
         int type = c.u8(o);
-        if (type != V6_UNREACHABLE && type != V6_TIME_EXCEEDED && type != V6_PARAMETER_PROBLEM) {
-            return; // neighbour discovery, echo, packet-too-big: not an answer to a SYN
+        if (type != V6_UNREACHABLE && type != V6_PACKET_TOO_BIG && type != V6_TIME_EXCEEDED
+                && type != V6_PARAMETER_PROBLEM) {
+            return; // neighbour discovery, echo and the like answer no connection and quote nothing
         }
         error(c, o, v, type);
+        if (type == V6_PACKET_TOO_BIG) {
+            // RFC 4443 3.2: the MTU of the next-hop link, all 32 bits after the checksum.
+            long mtu = c.i32(o + 4) & 0xffffffffL;
+            v.icmpMtu = (int) Math.min(mtu, Integer.MAX_VALUE);
+        }
         int q = o + 8;
         if (!c.has(q, 40) || c.u8(q) >> 4 != 6) {
             quoteCut(v);
@@ -64,6 +80,7 @@ final class Icmp {
         v.quotedSrcLo = c.i64(q + 16);
         v.quotedDstHi = c.i64(q + 24);
         v.quotedDstLo = c.i64(q + 32);
+        v.quotedLength = c.u16(q + 4) + 40;
         int t = Ipv6.skipExtensions(c, q + 40, c.u8(q + 6));
         if (t < 0) {
             v.quotedProtocol = -1;

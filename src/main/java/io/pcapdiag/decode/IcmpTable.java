@@ -1,6 +1,6 @@
 package io.pcapdiag.decode;
 
-/** ICMP (RFC 792) and ICMPv6 (RFC 4443) errors: what they mean and how tcpdump words them. Interim; see the decode branch. */
+/** ICMP (RFC 792) and ICMPv6 (RFC 4443) errors: what they mean and how tcpdump words them. */
 public final class IcmpTable {
     private IcmpTable() {
     }
@@ -27,6 +27,9 @@ public final class IcmpTable {
                 case 1, 5, 6 -> IcmpKind.POLICY;
                 default -> IcmpKind.OTHER_UNREACHABLE;
             };
+        }
+        if (type == 2) {
+            return IcmpKind.PACKET_TOO_BIG;
         }
         return type == 3 ? IcmpKind.TIME_EXCEEDED : IcmpKind.PARAMETER_PROBLEM;
     }
@@ -59,12 +62,24 @@ public final class IcmpTable {
                 default -> "destination unreachable (code " + code + ")";
             };
         }
-        return type == 3 ? "time exceeded" : type == 4 ? "parameter problem" : "type " + type + " code " + code;
+        return type == 2 ? "packet too big" : type == 3 ? "time exceeded" : type == 4 ? "parameter problem"
+                : "type " + type + " code " + code;
     }
 
-    /** As tcpdump's print-icmp.c / print-icmp6.c word the error, e.g. {@code ICMP 10.0.0.2 tcp port 80 unreachable}. */
+    /** {@link #tcpdumpText(int, int, int, long, long, int, int, int)} without the MTU (of an error that states none). */
     public static String tcpdumpText(int ipVersion, int type, int code, long quotedDstHi, long quotedDstLo, int quotedProtocol,
             int quotedDstPort) {
+        return tcpdumpText(ipVersion, type, code, quotedDstHi, quotedDstLo, quotedProtocol, quotedDstPort, -1);
+    }
+
+    /**
+     * As tcpdump's print-icmp.c / print-icmp6.c word the error, e.g. {@code ICMP 10.0.0.2 tcp port 80 unreachable}; the
+     * errors of path MTU discovery with the {@code mtu} they state ({@link PacketView#icmpMtu}, -1 if not known):
+     * {@code ICMP 10.244.0.18 unreachable - need to frag (mtu 1450)}, without the parenthesis for an MTU of 0 (a router
+     * older than RFC 1191), and {@code ICMP6, packet too big, mtu 1280}, where tcpdump names no quoted address.
+     */
+    public static String tcpdumpText(int ipVersion, int type, int code, long quotedDstHi, long quotedDstLo, int quotedProtocol,
+            int quotedDstPort, int mtu) {
         String proto = quotedProtocol == 17 ? " udp port " : " tcp port ";
         if (ipVersion == 4) {
             String addr = Ip.format(quotedDstHi, quotedDstLo);
@@ -75,6 +90,7 @@ public final class IcmpTable {
                 case 0 -> "ICMP net " + addr + " unreachable";
                 case 1 -> "ICMP host " + addr + " unreachable";
                 case 3 -> "ICMP " + addr + proto + (quotedDstPort >= 0 ? quotedDstPort : "?") + " unreachable";
+                case 4 -> "ICMP " + addr + " unreachable - need to frag" + (mtu > 0 ? " (mtu " + mtu + ")" : "");
                 case 10 -> "ICMP host " + addr + " unreachable - admin prohibited";
                 case 13 -> "ICMP host " + addr + " unreachable - admin prohibited filter";
                 default -> "ICMP " + addr + " " + name(4, type, code);
@@ -83,6 +99,7 @@ public final class IcmpTable {
         String quoted = Ip.format(quotedDstHi, quotedDstLo) + (quotedDstPort >= 0 ? proto + quotedDstPort : "");
         return switch (type) {
             case 1 -> "ICMP6, destination unreachable, " + name(6, 1, code) + ", " + quoted;
+            case 2 -> "ICMP6, packet too big" + (mtu >= 0 ? ", mtu " + mtu : "");
             case 3 -> "ICMP6, time exceeded in-transit, " + quoted;
             default -> "ICMP6, " + name(6, type, code) + ", " + quoted;
         };

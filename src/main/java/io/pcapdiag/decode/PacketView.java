@@ -50,7 +50,13 @@ public final class PacketView {
     public int flags;
     public int window;
     public int tcpPayloadLength;
-    /** The MSS option (RFC 9293 3.7.1), or -1 when the segment carries none. */
+    /**
+     * The maximum segment size a SYN offers (its MSS option, RFC 9293 3.7.1, RFC 6691: the largest TCP payload the
+     * sender accepts, 0 to 65535), or -1: no SYN, or no MSS option the decoder could read (none; one of another length
+     * than 4; one after a malformed option, which ends the walk; one the captured bytes end inside). Read on SYN
+     * segments only: the option is sent on no other (RFC 9293 3.7.1) and Linux reads it on no other
+     * ({@code tcp_parse_options}).
+     */
     public int tcpMss;
     // DNS (over UDP): set by the decoder only where {@link #dns} is true
     /** How many answer addresses a view holds: the first of a message's A and AAAA answers. */
@@ -84,21 +90,29 @@ public final class PacketView {
     // ICMP / ICMPv6 error and the packet it quotes
     public int icmpType;
     public int icmpCode;
+    /**
+     * The MTU an error states the path has: the next-hop MTU of an ICMP "fragmentation needed and DF set" (type 3 code
+     * 4, RFC 1191 4: 0 from a router older than RFC 1191) or of an ICMPv6 "packet too big" (type 2, RFC 4443 3.2; above
+     * 2^31 - 1, which no link has, it reads as {@link Integer#MAX_VALUE}); -1 for every other error and packet.
+     */
+    public int icmpMtu;
     public int quotedVersion;
     public long quotedSrcHi;
     public long quotedSrcLo;
     public long quotedDstHi;
     public long quotedDstLo;
     public int quotedProtocol;
+    /**
+     * The length of the packet the error quotes as its own header states it (IPv4 total length; IPv6 payload length +
+     * 40), however much of it the quote holds: a quote cut to 576 bytes still tells a 1500-byte segment. -1 when the
+     * quoted IP header is not all captured ({@code quotedVersion} 0).
+     */
+    public int quotedLength;
     public boolean quotedHasPorts;
     public boolean quotedHasSeq;
     public int quotedSrcPort;
     public int quotedDstPort;
     public int quotedSeq;
-    /** The MTU an ICMP "fragmentation needed" or ICMPv6 "packet too big" states, else -1. */
-    public int icmpMtu;
-    /** The quoted IP packet's total length as its own header states it, else -1. */
-    public int quotedLength;
     // Tunnel: the outermost encapsulation the packet above was found in (VXLAN, Geneve, IP in IP), or none
     /** {@link #TUNNEL_NONE}, {@link #TUNNEL_VXLAN}, {@link #TUNNEL_GENEVE} or {@link #TUNNEL_IP_IN_IP}. */
     public int tunnelType;
@@ -128,8 +142,8 @@ public final class PacketView {
         flags = 0;
         tcpMss = -1;
         icmpMtu = -1;
-        quotedLength = -1;
         quotedVersion = 0;
+        quotedLength = -1;
         quotedProtocol = 0;
         quotedHasPorts = false;
         quotedHasSeq = false;

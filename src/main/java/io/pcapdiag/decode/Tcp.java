@@ -1,11 +1,16 @@
 package io.pcapdiag.decode;
 
 /**
- * TCP (RFC 9293): ports, sequence numbers, flags and window; options are not needed. A segment to or from a DNS port
- * that starts with a whole DNS message (RFC 7766 8: a two-octet length, then the message) carries it ({@link Dns}), and
- * the whole messages right after it too (RFC 7766 6.2.1.1), one per decode ({@link Cursor#dnsMessage}).
+ * TCP (RFC 9293): ports, sequence numbers, flags and window, and a SYN's MSS option ({@link #options}). A segment to or
+ * from a DNS port that starts with a whole DNS message (RFC 7766 8: a two-octet length, then the message) carries it
+ * ({@link Dns}), and the whole messages right after it too (RFC 7766 6.2.1.1), one per decode ({@link Cursor#dnsMessage}).
  */
 final class Tcp {
+    private static final int OPTION_EOL = 0;
+    private static final int OPTION_NOP = 1;
+    private static final int OPTION_MSS = 2;
+    private static final int MSS_LENGTH = 4;
+
     private Tcp() {
     }
 
@@ -22,6 +27,9 @@ final class Tcp {
         }
         v.kind = PacketView.Kind.TCP;
         v.flags = c.u8(o + 13);
+        if (dataOffset > 20 && (v.flags & PacketView.SYN) != 0) {
+            options(c, o + 20, o + dataOffset, v);
+        }
         int payload = Math.max(0, v.ipPayloadLength - dataOffset);
         if (payload >= 2 + 12 && (c.dnsPort(c.u16(o)) || c.dnsPort(c.u16(o + 2)))) {
             message(c, o + dataOffset, payload, v);
@@ -32,6 +40,62 @@ final class Tcp {
         v.ack = c.i32(o + 8);
         v.window = c.u16(o + 14);
         v.tcpPayloadLength = payload;
+    }
+
+    /**
+     * Walks a SYN's options, from {@code o} to the header's {@code end} (its data offset), for the MSS option (RFC 9293
+     * 3.1: kind 0 ends the list, kind 1 is one byte, every other kind has a length byte counting itself and the kind;
+     * MSS is kind 2, length 4, RFC 9293 3.7.1). Only SYNs are walked: the MSS option is sent on no other segment and
+     * Linux reads it on no other ({@code tcp_parse_options}, net/ipv4/tcp_input.c), and a bulk transfer's segments,
+     * which carry timestamps, then cost nothing; so a bad option on a segment without SYN is not seen, nor flagged.
+     *
+     * <p>An option whose length is below 2 or runs past {@code end} ends the walk as Linux's does (its "silly options"
+     * and "partial options"), and one of kind 2 and another length than 4 is not read; either is {@link
+     * Weird#BAD_TCP_OPTION}, which leaves the segment's own fields, decoded already, as they are: the kind stays TCP. The
+     * captured bytes ending inside the options (a short snap length) are no anomaly: the walk stops there, and an MSS
+     * option not captured whole is not read. Of several MSS options the last is taken, as Linux takes it. Each step
+     * moves on by at least one byte, within the 40 bytes of options a header holds: the walk always ends.
+     */
+    private static void options(Cursor c, int o, int end, PacketView v) {
+        while (o < end && c.has(o, 1)) {
+            int kind = c.u8(o);
+            if (kind == OPTION_EOL) {
+                return;
+            }
+            if (kind == OPTION_NOP) {
+                o++;
+                continue;
+            }
+            if (o + 2 > end) {
+                badOption(v); // the length byte is past the header: the option cannot fit
+                return;
+            }
+            if (!c.has(o + 1, 1)) {
+                return;
+            }
+            int length = c.u8(o + 1);
+            if (length < 2 || o + length > end) {
+                badOption(v);
+                return;
+            }
+            if (!c.has(o, length)) {
+                return;
+            }
+            if (kind == OPTION_MSS) {
+                if (length == MSS_LENGTH) {
+                    v.tcpMss = c.u16(o + 2);
+                } else {
+                    badOption(v);
+                }
+            }
+            o += length;
+        }
+    }
+
+    /** A malformed option: named, not truncation, and the segment stays a TCP segment. */
+    private static void badOption(PacketView v) {
+        v.weird = Weird.BAD_TCP_OPTION;
+        v.truncated = false;
     }
 
     /**

@@ -14,6 +14,11 @@ public final class Weird {
     public static final String TRUNCATED_IPV6_EXT = "truncated_IPv6_extension_header";
     public static final String TRUNCATED_TCP = "truncated_TCP";
     public static final String BAD_TCP_HEADER_LEN = "bad_TCP_header_len";
+    /**
+     * A SYN's option whose length is below 2 or runs past the header's data offset, or an MSS option of another length
+     * than 4. Like a malformed DNS message it leaves the packet around it standing: a TCP segment, its own fields read.
+     */
+    public static final String BAD_TCP_OPTION = "bad_TCP_option";
     public static final String TRUNCATED_ICMP = "truncated_ICMP";
     public static final String TRUNCATED_ICMP_QUOTE = "truncated_ICMP_quote";
     /** A tunnel header (VXLAN, Geneve, the inner Ethernet header) cut off by the captured length. */

@@ -26,7 +26,8 @@ final class DecodeTesting {
 
     /**
      * Every field that means something, as one comparable string: each field only under the guard that
-     * makes it valid (kind, ipVersion, hasSrcMac, quotedVersion, quotedHasPorts, quotedHasSeq).
+     * makes it valid (kind, ipVersion, hasSrcMac, quotedVersion, quotedHasPorts, quotedHasSeq); tcpMss, icmpMtu and
+     * quotedLength are -1 outside their guard, which {@code DecoderFuzzTest} checks.
      */
     static String describe(PacketView v) {
         StringBuilder sb = new StringBuilder();
@@ -42,8 +43,8 @@ final class DecodeTesting {
                     v.dstHi, v.dstLo, v.ttl, v.ipPayloadLength));
         }
         if (v.kind == PacketView.Kind.TCP) {
-            sb.append(String.format(Locale.ROOT, " tcp %d>%d seq=%x ack=%x flags=%x win=%d plen=%d", v.srcPort, v.dstPort,
-                    v.seq, v.ack, v.flags, v.window, v.tcpPayloadLength));
+            sb.append(String.format(Locale.ROOT, " tcp %d>%d seq=%x ack=%x flags=%x win=%d plen=%d mss=%d", v.srcPort,
+                    v.dstPort, v.seq, v.ack, v.flags, v.window, v.tcpPayloadLength, v.tcpMss));
         }
         if (v.kind == PacketView.Kind.UDP) {
             sb.append(String.format(Locale.ROOT, " udp %d>%d", v.srcPort, v.dstPort));
@@ -57,11 +58,11 @@ final class DecodeTesting {
             }
         }
         if (v.kind == PacketView.Kind.ICMP_ERROR) {
-            sb.append(String.format(Locale.ROOT, " icmp %d/%d", v.icmpType, v.icmpCode));
+            sb.append(String.format(Locale.ROOT, " icmp %d/%d mtu=%d", v.icmpType, v.icmpCode, v.icmpMtu));
             // Quoted addresses mean something only when a quoted IP header was found (quotedVersion != 0).
             if (v.quotedVersion != 0) {
-                sb.append(String.format(Locale.ROOT, " q%d %x:%x > %x:%x p=%d", v.quotedVersion, v.quotedSrcHi,
-                        v.quotedSrcLo, v.quotedDstHi, v.quotedDstLo, v.quotedProtocol));
+                sb.append(String.format(Locale.ROOT, " q%d %x:%x > %x:%x p=%d len=%d", v.quotedVersion, v.quotedSrcHi,
+                        v.quotedSrcLo, v.quotedDstHi, v.quotedDstLo, v.quotedProtocol, v.quotedLength));
             }
             if (v.quotedHasPorts) {
                 sb.append(" ports ").append(v.quotedSrcPort).append('>').append(v.quotedDstPort);

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pcapdiag.capture.Frame;
+import io.pcapdiag.testing.Buf;
 import io.pcapdiag.testing.DnsBuilder;
 import io.pcapdiag.testing.Frames;
 import io.pcapdiag.testing.IcmpBuilder;
@@ -60,6 +61,13 @@ class DecoderFuzzTest {
                 .fragment(0, false, 1).ah(1, 2, 4).destOpts(new byte[3]).tcp(tcp(1000, 80).seq(5).flags(SYN)).build();
         byte[] icmp4 = Ipv4Builder.ipv4("10.0.0.2", "10.0.0.1").icmp(IcmpBuilder.v4Unreachable(3, syn4, 64)).build();
         byte[] icmp6 = Ipv6Builder.ipv6("fd00::2", "fd00::1").icmpv6(IcmpBuilder.v6Unreachable(4, syn6, 200)).build();
+        // Path MTU discovery's errors quoting a full-size segment, and a SYN whose options fill the header.
+        byte[] fragNeeded = Ipv4Builder.ipv4("10.0.0.254", "10.0.0.2").icmp(IcmpBuilder.message(3, 4, 1450,
+                Arrays.copyOf(MtuFixtures.fullSegment4(), 548))).build();
+        byte[] tooBig = Ipv6Builder.ipv6("fd00::fe", "fd00::2").icmpv6(IcmpBuilder.message(2, 0, 1280,
+                Arrays.copyOf(MtuFixtures.fullSegment6(), 1232))).build();
+        byte[] synFull = Ipv4Builder.ipv4("10.0.0.1", "10.0.0.2").tcp(tcp(1000, 80).seq(5).flags(SYN).options(Buf
+                .hex("020405b4 0402 080a 00bc614e 00000000 01 030307 0101 050a 00000001 00000002 0101"))).build();
         byte[] frag = Ipv4Builder.ipv4("10.0.0.1", "10.0.0.2").fragment(3, true).payload(6, new byte[40]).build();
         byte[] query4 = Ipv4Builder.ipv4("10.0.0.1", "10.96.0.10")
                 .payload(Ipv4Builder.PROTO_UDP, DnsBuilder.udp(40001, 53, DnsBuilder.query(7, "www.example.com", 1).build())).build();
@@ -67,7 +75,7 @@ class DecoderFuzzTest {
                 DnsBuilder.query(8, "kube-dns.kube-system.svc.cluster.local", 28).response(0).answerAaaa("fd00::53")
                         .answerA("10.96.0.10").opt(1232, 0).build())).build();
         List<Sample> l = new ArrayList<>();
-        for (byte[] ip : List.of(syn4, rst4, syn6, icmp4, icmp6, frag, query4, answer6)) {
+        for (byte[] ip : List.of(syn4, rst4, syn6, icmp4, icmp6, frag, query4, answer6, fragNeeded, tooBig, synFull)) {
             l.add(new Sample(1, LinkBuilder.ethernet(ip)));
             l.add(new Sample(1, LinkBuilder.ethernet().tag(0x88a8, 1).tag(0x8100, 2).padTo(60).payload(ip)));
             l.add(new Sample(113, LinkBuilder.sll(LinkBuilder.MAC_A, ip)));
@@ -146,9 +154,23 @@ class DecoderFuzzTest {
         // for IP in IP the outer IP packet); anywhere else nothing is decoded.
         boolean inTunnel = v.tunnelDepth > 0 || Weird.TRUNCATED_TUNNEL.equals(v.weird) || Weird.BAD_TUNNEL_HEADER.equals(v.weird);
         boolean inDns = v.dns && v.dnsMalformed;
+        // A bad SYN option leaves the segment standing (its own fields are good), and is seen only on a SYN.
+        boolean badOption = Weird.BAD_TCP_OPTION.equals(v.weird);
+        if (badOption) {
+            assertEquals(PacketView.Kind.TCP, v.kind, d);
+            assertTrue(v.has(PacketView.SYN), d);
+        }
+        // The fields of path MTU discovery: -1 outside the packets that carry them.
+        assertTrue(v.tcpMss == -1 || v.kind == PacketView.Kind.TCP && v.has(PacketView.SYN) && v.tcpMss <= 65535, d);
+        assertTrue(v.icmpMtu == -1 || v.kind == PacketView.Kind.ICMP_ERROR && v.icmpMtu >= 0 && (v.ipVersion == 4
+                ? v.icmpType == 3 && v.icmpCode == 4 : v.icmpType == 2), d);
+        assertTrue(v.quotedLength == -1 || v.kind == PacketView.Kind.ICMP_ERROR && v.quotedVersion != 0
+                && v.quotedLength >= 0 && v.quotedLength <= 65535 + 40, d);
         if (v.weird != null && !Weird.isTruncation(v.weird)) {
             assertFalse(v.truncated, d);
-            if (inTunnel || inDns) {
+            if (badOption) {
+                assertEquals(PacketView.Kind.TCP, v.kind, d);
+            } else if (inTunnel || inDns) {
                 assertTrue(v.kind == PacketView.Kind.OTHER || v.kind == PacketView.Kind.UDP, d);
             } else {
                 assertEquals(PacketView.Kind.UNDECODABLE, v.kind, d);
@@ -163,6 +185,7 @@ class DecoderFuzzTest {
         switch (v.kind) {
             case TCP -> {
                 assertTrue(v.ipVersion == 4 || v.ipVersion == 6, d);
+                assertTrue(v.weird == null || badOption, d);
                 assertTrue(v.srcPort >= 0 && v.srcPort <= 65535 && v.dstPort >= 0 && v.dstPort <= 65535, d);
                 assertTrue(v.flags >= 0 && v.flags <= 255, d);
                 assertTrue(v.tcpPayloadLength >= 0, d);

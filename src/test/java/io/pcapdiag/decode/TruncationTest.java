@@ -126,7 +126,7 @@ class TruncationTest {
             assertTrue(Weird.isTruncation(id), id);
         }
         for (String id : new String[] {Weird.UNKNOWN_LINK_TYPE, Weird.BAD_IP_VERSION, Weird.BAD_IP_HEADER_LEN,
-                Weird.BAD_IP_TOTAL_LEN, Weird.BAD_TCP_HEADER_LEN}) {
+                Weird.BAD_IP_TOTAL_LEN, Weird.BAD_TCP_HEADER_LEN, Weird.BAD_TCP_OPTION}) {
             assertFalse(Weird.isTruncation(id), id);
         }
     }
