@@ -7,5 +7,13 @@ package io.pcapdiag.decode;
  */
 public enum IcmpKind {
     PORT_UNREACHABLE, POLICY, NO_ROUTE, HOST_UNREACHABLE, FRAGMENTATION_NEEDED, PACKET_TOO_BIG, OTHER_UNREACHABLE,
-    TIME_EXCEEDED, PARAMETER_PROBLEM
+    TIME_EXCEEDED, PARAMETER_PROBLEM;
+
+    /**
+     * Whether the error is about the path, not about what it leads to: a TTL that ran out (traceroute's probes) or a
+     * packet too big for a link. Of a UDP datagram such an error says nothing about whether anything takes it.
+     */
+    public boolean aboutThePath() {
+        return this == TIME_EXCEEDED || this == FRAGMENTATION_NEEDED || this == PACKET_TOO_BIG;
+    }
 }

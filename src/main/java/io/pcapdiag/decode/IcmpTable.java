@@ -66,12 +66,6 @@ public final class IcmpTable {
                 : "type " + type + " code " + code;
     }
 
-    /** {@link #tcpdumpText(int, int, int, long, long, int, int, int)} without the MTU (of an error that states none). */
-    public static String tcpdumpText(int ipVersion, int type, int code, long quotedDstHi, long quotedDstLo, int quotedProtocol,
-            int quotedDstPort) {
-        return tcpdumpText(ipVersion, type, code, quotedDstHi, quotedDstLo, quotedProtocol, quotedDstPort, -1);
-    }
-
     /**
      * As tcpdump's print-icmp.c / print-icmp6.c word the error, e.g. {@code ICMP 10.0.0.2 tcp port 80 unreachable}; the
      * errors of path MTU discovery with the {@code mtu} they state ({@link PacketView#icmpMtu}, -1 if not known):

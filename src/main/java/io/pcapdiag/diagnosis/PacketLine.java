@@ -41,8 +41,7 @@ public final class PacketLine {
         if (s.icmp) {
             sb.append(Ip.format(s.srcHi, s.srcLo)).append(" > ").append(Ip.format(s.dstHi, s.dstLo)).append(": ");
             return sb.append(IcmpTable.tcpdumpText(s.ipVersion, s.icmpType, s.icmpCode, s.quotedDstHi, s.quotedDstLo,
-                    s.quotedProtocol,
-                    s.quotedDstPort)).append(", length ").append(s.length).toString();
+                    s.quotedProtocol, s.quotedDstPort, s.icmpMtu)).append(", length ").append(s.length).toString();
         }
         sb.append(Ip.dotted(s.srcHi, s.srcLo, s.srcPort)).append(" > ").append(Ip.dotted(s.dstHi, s.dstLo, s.dstPort));
         if (s.udp) {

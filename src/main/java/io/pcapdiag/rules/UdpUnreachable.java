@@ -27,7 +27,7 @@ final class UdpUnreachable implements AttemptRule {
     @Override
     public boolean matches(Attempt a) {
         Sighting icmp = a.icmp();
-        return a.udp() && IcmpTable.kind(icmp.ipVersion, icmp.icmpType, icmp.icmpCode) != IcmpKind.TIME_EXCEEDED;
+        return a.udp() && !IcmpTable.kind(icmp.ipVersion, icmp.icmpType, icmp.icmpCode).aboutThePath();
     }
 
     @Override

@@ -747,7 +747,7 @@ public final class HandshakeTracker {
             }
             return;
         }
-        if (IcmpTable.kind(v.ipVersion, v.icmpType, v.icmpCode) != IcmpKind.TIME_EXCEEDED) {
+        if (!IcmpTable.kind(v.ipVersion, v.icmpType, v.icmpCode).aboutThePath()) {
             // The datagram it quotes is not in the capture (live keeps ICMP errors, not every datagram): the quote
             // says which exchange it rejects.
             Attempt same = udpTable.get(v.quotedSrcHi, v.quotedSrcLo, v.quotedSrcPort, NO_ID);

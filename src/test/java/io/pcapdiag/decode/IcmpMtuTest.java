@@ -85,11 +85,12 @@ class IcmpMtuTest {
         assertEquals("ICMP 10.244.0.18 unreachable - need to frag", IcmpTable.tcpdumpText(4, 3, 4, dst[0], dst[1], 6,
                 MtuFixtures.CLIENT_PORT, 0));
         assertEquals("ICMP 10.244.0.18 unreachable - need to frag", IcmpTable.tcpdumpText(4, 3, 4, dst[0], dst[1], 6,
-                MtuFixtures.CLIENT_PORT));
+                MtuFixtures.CLIENT_PORT, -1));
         long[] dst6 = Addresses.hiLo("fd00::18");
         assertEquals("ICMP6, packet too big, mtu 1280", IcmpTable.tcpdumpText(6, 2, 0, dst6[0], dst6[1], 6,
                 MtuFixtures.CLIENT_PORT, 1280));
-        assertEquals("ICMP6, packet too big", IcmpTable.tcpdumpText(6, 2, 0, dst6[0], dst6[1], 6, MtuFixtures.CLIENT_PORT));
+        assertEquals("ICMP6, packet too big", IcmpTable.tcpdumpText(6, 2, 0, dst6[0], dst6[1], 6, MtuFixtures.CLIENT_PORT,
+                -1));
     }
 
     /**
