@@ -54,10 +54,10 @@ final class PmtuBlackhole implements ConnectionRule {
             story.add(Statement.seen("No ICMP \"fragmentation needed\" or \"packet too big\" quoting it was captured."));
         } else {
             Sighting icmp = tooBig.get(0);
-            String mtu = mtu(icmp);
-            story.add(Statement.seen(icmp.source() + " answered it with ICMP " + (icmp.ipVersion == 4
-                    ? "\"fragmentation needed\"" : "\"packet too big\"") + mtu + ", " + Words.count(tooBig.size(), "copy", "copies")
-                    + " captured, addressed to " + icmp.destination() + ".", tooBig));
+            String error = icmp.ipVersion == 4 ? "\"fragmentation needed\"" : "\"packet too big\"";
+            story.add(Statement.seen(icmp.source() + " answered with ICMP " + error + mtu(icmp) + ", addressed to "
+                    + icmp.destination() + (tooBig.size() > 1 ? ": " + tooBig.size() + " such errors about the connection's"
+                    + " segments were captured" : "") + ".", tooBig.subList(0, Math.min(3, tooBig.size()))));
         }
         story.add(Statement.cited("A sender that gets ICMP \"fragmentation needed\" (ICMPv6 \"packet too big\") for a segment"
                 + " lowers its path MTU and sends the data again in smaller segments; when the ICMP never reaches it, it"
