@@ -34,6 +34,28 @@ public interface Context {
         return Optional.empty();
     }
 
+    /**
+     * The same among the Service ports of {@code protocol} (TCP or UDP), with the endpoint's conditions (ready,
+     * serving, terminating); empty when the source does not know the Service.
+     */
+    default Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service, String protocol) {
+        return "UDP".equals(protocol) ? endpointStatus(address, service) : Optional.empty();
+    }
+
+    /** Every endpoint the cluster lists for the Service port at {@code service} (V:p) of {@code protocol}; empty when unknown. */
+    default List<EndpointStatus> endpoints(Endpoint service, String protocol) {
+        return List.of();
+    }
+
+    /**
+     * Every Service port of {@code protocol} whose endpoints list {@code backend} (address:port), with its conditions
+     * there: what a connection the capture saw already DNAT'ed went through. Empty when none does or the source does
+     * not know.
+     */
+    default List<EndpointStatus> listings(Endpoint backend, String protocol) {
+        return List.of();
+    }
+
     /** Why {@code target} (D:p) is known to answer some client other than {@code client}. */
     default Optional<Fact> answersOthers(Endpoint target, Endpoint client) {
         return Optional.empty();
@@ -277,6 +299,32 @@ public interface Context {
             @Override
             public Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service) {
                 return first(c -> c.endpointStatus(address, service));
+            }
+
+            @Override
+            public Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service, String protocol) {
+                return first(c -> c.endpointStatus(address, service, protocol));
+            }
+
+            @Override
+            public List<EndpointStatus> endpoints(Endpoint service, String protocol) {
+                return firstNonEmpty(c -> c.endpoints(service, protocol));
+            }
+
+            @Override
+            public List<EndpointStatus> listings(Endpoint backend, String protocol) {
+                return firstNonEmpty(c -> c.listings(backend, protocol));
+            }
+
+            /** The first source's non-empty list in answer to {@code question}. */
+            private <T> List<T> firstNonEmpty(Function<Context, List<T>> question) {
+                for (Context c : all) {
+                    List<T> answer = question.apply(c);
+                    if (!answer.isEmpty()) {
+                        return answer;
+                    }
+                }
+                return List.of();
             }
 
             @Override
