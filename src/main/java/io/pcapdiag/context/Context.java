@@ -259,6 +259,35 @@ public interface Context {
         return Optional.empty();
     }
 
+    /** The MTU of the capture's node's interface {@code iface}: value the MTU, subject the interface. */
+    default Optional<Reading> interfaceMtu(String iface) {
+        return Optional.empty();
+    }
+
+    /**
+     * The largest MTU among the pods' host-side veths of the capture's node (for a pod whose own veth the capture does
+     * not name): value the MTU, subject that veth.
+     */
+    default Optional<Reading> largestPodMtu() {
+        return Optional.empty();
+    }
+
+    /**
+     * The overlay tunnel the capture's node sends pods' packets to {@code destination} through, with its MTU, overhead
+     * and underlay; {@link TunnelFacts#device()} null when they leave it unencapsulated. Empty when unknown.
+     */
+    default Optional<TunnelFacts> tunnel(Endpoint destination) {
+        return Optional.empty();
+    }
+
+    /**
+     * The firewall rules of the capture's node that drop what conntrack marks INVALID and see packets of the family
+     * ({@code ipv6}): value the rules, one a line, or null when there is none; empty when unknown.
+     */
+    default Optional<Reading> invalidDropRules(boolean ipv6) {
+        return Optional.empty();
+    }
+
     /** The name of the capture's node's interface {@code ifIndex}. */
     default Optional<String> interfaceName(int ifIndex) {
         return Optional.empty();
@@ -515,6 +544,26 @@ public interface Context {
             @Override
             public Optional<String> interfaceName(int ifIndex) {
                 return first(c -> c.interfaceName(ifIndex));
+            }
+
+            @Override
+            public Optional<Reading> interfaceMtu(String iface) {
+                return first(c -> c.interfaceMtu(iface));
+            }
+
+            @Override
+            public Optional<Reading> largestPodMtu() {
+                return first(Context::largestPodMtu);
+            }
+
+            @Override
+            public Optional<TunnelFacts> tunnel(Endpoint destination) {
+                return first(c -> c.tunnel(destination));
+            }
+
+            @Override
+            public Optional<Reading> invalidDropRules(boolean ipv6) {
+                return first(c -> c.invalidDropRules(ipv6));
             }
 
             @Override
