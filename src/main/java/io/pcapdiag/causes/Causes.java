@@ -43,13 +43,17 @@ import java.util.Optional;
  *                                                                        lost segment was first seen on exceeds the tunnel
  *                                                                        device's, or with the tunnel's overhead (VXLAN 50
  *                                                                        over IPv4, 70 over IPv6) the underlay's
+ * frag-needed-blocked          pmtu-blackhole                            capture: ICMP frag-needed / packet too big quoting
+ *                                                                        the lost side seen on the node, never where the
+ *                                                                        lost segment was first seen
  * </pre>
  */
 public final class Causes {
     private static final List<CauseRule> TABLE = List.of(new EtpLocalNoLocalEndpoint(), new ServiceNoEndpoints(),
             new PortNotInService(), new BridgeNfCallOff(), new HairpinModeOff(), new LbVipBoundLocally(),
             new NetworkPolicy(), new ConntrackFull(), new ConntrackInsertRace(), new IpvsConnReuse(), new RpFilter(),
-            new StaleUdpConntrack(), new DnsUpstreamFailure(), new DnsNdots(), new OverlayMtuMismatch());
+            new StaleUdpConntrack(), new DnsUpstreamFailure(), new DnsNdots(), new OverlayMtuMismatch(),
+            new FragNeededBlocked());
 
     private Causes() {
     }

@@ -57,6 +57,11 @@ final class Names {
         return s.capture.labelledInterface();
     }
 
+    /** Whether two packets were captured at the same place: the same capture and interface (name and index). */
+    static boolean samePlace(Sighting a, Sighting b) {
+        return a.capture == b.capture && a.ifIndex == b.ifIndex && java.util.Objects.equals(a.interfaceName, b.interfaceName);
+    }
+
     /** The node a packet was captured on: its capture's label, else the capture's node the context names; or null. */
     static String node(Sighting s, Context context) {
         return s.capture.node() != null ? s.capture.node() : context.captureNode().map(Reading::value).orElse(null);
