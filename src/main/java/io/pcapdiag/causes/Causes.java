@@ -46,6 +46,9 @@ import java.util.Optional;
  * frag-needed-blocked          pmtu-blackhole                            capture: ICMP frag-needed / packet too big quoting
  *                                                                        the lost side seen on the node, never where the
  *                                                                        lost segment was first seen
+ * conntrack-invalid-accepted   reset-after-reply                         node (the client's): no rule of its family drops
+ *                                                                        conntrack INVALID (nf_conntrack_tcp_be_liberal
+ *                                                                        stated beside)
  * </pre>
  */
 public final class Causes {
@@ -53,7 +56,7 @@ public final class Causes {
             new PortNotInService(), new BridgeNfCallOff(), new HairpinModeOff(), new LbVipBoundLocally(),
             new NetworkPolicy(), new ConntrackFull(), new ConntrackInsertRace(), new IpvsConnReuse(), new RpFilter(),
             new StaleUdpConntrack(), new DnsUpstreamFailure(), new DnsNdots(), new OverlayMtuMismatch(),
-            new FragNeededBlocked());
+            new FragNeededBlocked(), new ConntrackInvalidAccepted());
 
     private Causes() {
     }
