@@ -49,6 +49,9 @@ import java.util.Optional;
  * conntrack-invalid-accepted   reset-after-reply                         node (the client's): no rule of its family drops
  *                                                                        conntrack INVALID (nf_conntrack_tcp_be_liberal
  *                                                                        stated beside)
+ * endpoint-terminated          reset-by-gone-endpoint                    cluster: the backend (DNAT'ed copy, or the dialed
+ *                                                                        pod) is terminating or in no EndpointSlice of the
+ *                                                                        Service
  * </pre>
  */
 public final class Causes {
@@ -56,7 +59,7 @@ public final class Causes {
             new PortNotInService(), new BridgeNfCallOff(), new HairpinModeOff(), new LbVipBoundLocally(),
             new NetworkPolicy(), new ConntrackFull(), new ConntrackInsertRace(), new IpvsConnReuse(), new RpFilter(),
             new StaleUdpConntrack(), new DnsUpstreamFailure(), new DnsNdots(), new OverlayMtuMismatch(),
-            new FragNeededBlocked(), new ConntrackInvalidAccepted());
+            new FragNeededBlocked(), new ConntrackInvalidAccepted(), new EndpointTerminated());
 
     private Causes() {
     }
