@@ -112,6 +112,21 @@ class OverlayMtuMismatchTest {
     }
 
     @Test
+    void aTunnelTheRouteDoesNotNameIsOnlyConsistent() {
+        // The route to pod A leaves by eth0 (direct routing, or a BPF datapath's cilium_host): flannel.1, the node's only
+        // tunnel device, may not carry the segment at all.
+        CauseVerdict v = judged("node-b-facts.json", d -> {
+            for (var r : d.get("routes").get("ipv4")) {
+                if (r.get("destination").asText().equals("10.244.0.0/24")) {
+                    ((ObjectNode) r).put("device", "eth0");
+                }
+            }
+        }, true, 4);
+        assertEquals(Verdict.CONSISTENT, v.verdict(), text(v));
+        assertTrue(text(v).contains("(the only tunnel device of pdlab-node-b; the route to 10.244.0.18 leaves by eth0)"), text(v));
+    }
+
+    @Test
     void anIpv6UnderlayAdds70Bytes() {
         // veth-c and flannel.1 at 1450 fit an IPv4 underlay of 1500 (1450 + 50); over IPv6, VXLAN adds 70: 1520.
         CauseVerdict v = judged("contradicted/node-b-facts.json",

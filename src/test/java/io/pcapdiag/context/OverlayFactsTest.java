@@ -148,6 +148,8 @@ class OverlayFactsTest {
         assertTrue(NodeContext.seesFamily("nft: table inet filter chain forward: ct state invalid drop", true));
         assertTrue(NodeContext.seesFamily("nft: table bridge filter chain forward: ct state invalid drop", false));
         assertFalse(NodeContext.seesFamily("nft: table ip6 filter chain forward: ct state invalid drop", false));
+        assertFalse(NodeContext.seesFamily("nft: table ip filter chain forward: ct state invalid drop", true));
+        assertFalse(NodeContext.seesFamily("nft: table arp filter chain input: ct state invalid drop", false));
         assertFalse(NodeContext.seesFamily("ip6tables-legacy-save: -A FORWARD -m state --state INVALID -j DROP", false));
         assertTrue(NodeContext.seesFamily("iptables-legacy-save: -A FORWARD -m state --state INVALID -j DROP", false));
     }
