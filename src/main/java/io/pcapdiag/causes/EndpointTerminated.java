@@ -64,8 +64,7 @@ final class EndpointTerminated implements CauseRule {
             return CauseVerdict.unknown(cause(), fix);
         }
         List<Fact> facts = new ArrayList<>();
-        facts.add(Fact.capture("the capture shows the connection to " + f.target() + " itself, no Service address: DNAT, if"
-                + " a Service was dialed, happened before the capture saw it"));
+        facts.add(Fact.capture("the capture shows the connection to " + f.target() + " itself: DNAT, if any, was before it"));
         listed.forEach(s -> facts.add(s.fact()));
         return new CauseVerdict(cause(), verdict(listed), facts, fix);
     }
@@ -99,10 +98,10 @@ final class EndpointTerminated implements CauseRule {
         Optional<Ref> pod = backend == null ? Optional.empty()
                 : context.ref(backend.withoutPort()).filter(r -> Ref.POD.equals(r.kind()));
         String ns = pod.map(Ref::namespace).orElse(service != null ? service.namespace() : null);
-        String whose = pod.map(r -> "the Deployment (or other workload) of pod " + r.namespace() + "/" + r.name())
+        String whose = pod.map(r -> "the owner of pod " + r.name())
                 .orElse(service != null ? "the workload behind " + service.text() : "the backend's workload");
-        return List.of("kubectl" + (ns != null ? " -n " + ns : " -n <namespace>") + " edit deployment <" + whose + ">   (add"
-                + " a preStop hook, e.g. lifecycle.preStop.sleep.seconds: 10 (Kubernetes 1.30+) or exec sleep 10, and a"
-                + " terminationGracePeriodSeconds above it: the pod keeps serving while its endpoint is removed)");
+        return List.of("kubectl" + (ns != null ? " -n " + ns : " -n <namespace>") + " edit deployment <" + whose + ">   (a"
+                + " preStop hook, e.g. lifecycle.preStop.sleep.seconds: 10, and terminationGracePeriodSeconds above it: the pod"
+                + " keeps serving while its endpoint is removed)");
     }
 }

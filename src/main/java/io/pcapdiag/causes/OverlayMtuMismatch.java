@@ -165,12 +165,11 @@ final class OverlayMtuMismatch implements CauseRule {
         String restart = pod.map(r -> "kubectl -n " + r.namespace() + " delete pod " + r.name())
                 .orElse("restart the pods of " + sender.address());
         List<String> fix = new ArrayList<>();
-        fix.add("set the CNI's MTU to " + target + because + " in its configuration on every node (\"mtu\" in"
-                + " /etc/cni/net.d, or the CNI's ConfigMap), then " + restart + "   (a new pod's interfaces take the new MTU)");
+        fix.add("set the CNI's MTU to " + target + because + " on every node (/etc/cni/net.d, or the CNI's ConfigMap), then "
+                + restart + "   (a new pod takes it)");
         if (iface != null) {
-            fix.add("ip link set dev " + iface + " mtu " + target + "   (on " + nodeOr(node) + ", now, for this pod only; and"
-                    + " its eth0 alike inside its network namespace: nsenter -t <pid of the pod's process> -n ip link set dev"
-                    + " eth0 mtu " + target + ")");
+            fix.add("ip link set dev " + iface + " mtu " + target + "   (on " + nodeOr(node) + ", now, and the pod's eth0 alike:"
+                    + " nsenter -t <its pid> -n ip link set dev eth0 mtu " + target + ")");
         }
         return fix;
     }

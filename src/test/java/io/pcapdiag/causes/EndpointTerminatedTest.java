@@ -80,8 +80,8 @@ class EndpointTerminatedTest {
         assertEquals(Verdict.CONFIRMED, v.verdict(), texts(v).toString());
         assertEquals(List.of("DNAT sent the connection to 10.244.1.20:80 (#2)", "10.244.1.20 is a not-ready endpoint of svc"
                 + " default/api:http, terminating and no longer serving (EndpointSlice default/api-v4)"), texts(v));
-        assertTrue(v.fix().get(0).startsWith("kubectl -n default edit deployment <the Deployment (or other workload) of pod"
-                + " default/api-7c9f8d6b5-t5n8k>"), v.fix().get(0));
+        assertTrue(v.fix().get(0).startsWith("kubectl -n default edit deployment <the owner of pod api-7c9f8d6b5-t5n8k>"),
+                v.fix().get(0));
     }
 
     @Test
