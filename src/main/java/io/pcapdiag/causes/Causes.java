@@ -39,13 +39,27 @@ import java.util.Optional;
  * dns-upstream-failure         dns-error                                 capture: the DNS pod's own queries failed
  * dns-ndots                    dns-search-expansion                      cluster: the client pod is ClusterFirst, its ndots
  *                                                                        (5 unless dnsConfig sets it) above the name's dots
+ * overlay-mtu-mismatch         pmtu-blackhole                            node (the sender's): the MTU of the interface the
+ *                                                                        lost segment was first seen on exceeds the tunnel
+ *                                                                        device's, or with the tunnel's overhead (VXLAN 50
+ *                                                                        over IPv4, 70 over IPv6) the underlay's
+ * frag-needed-blocked          pmtu-blackhole                            capture: ICMP frag-needed / packet too big quoting
+ *                                                                        the lost side seen on the node, never where the
+ *                                                                        lost segment was first seen
+ * conntrack-invalid-accepted   reset-after-reply                         node (the client's): no rule of its family drops
+ *                                                                        conntrack INVALID (nf_conntrack_tcp_be_liberal
+ *                                                                        stated beside)
+ * endpoint-terminated          reset-by-gone-endpoint                    cluster: the backend (DNAT'ed copy, or the dialed
+ *                                                                        pod) is terminating or in no EndpointSlice of the
+ *                                                                        Service
  * </pre>
  */
 public final class Causes {
     private static final List<CauseRule> TABLE = List.of(new EtpLocalNoLocalEndpoint(), new ServiceNoEndpoints(),
             new PortNotInService(), new BridgeNfCallOff(), new HairpinModeOff(), new LbVipBoundLocally(),
             new NetworkPolicy(), new ConntrackFull(), new ConntrackInsertRace(), new IpvsConnReuse(), new RpFilter(),
-            new StaleUdpConntrack(), new DnsUpstreamFailure(), new DnsNdots());
+            new StaleUdpConntrack(), new DnsUpstreamFailure(), new DnsNdots(), new OverlayMtuMismatch(),
+            new FragNeededBlocked(), new ConntrackInvalidAccepted(), new EndpointTerminated());
 
     private Causes() {
     }

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointConditions;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
@@ -34,8 +35,18 @@ import java.util.regex.Matcher;
  * ({@link io.pcapdiag.decode.Endpoint}, without port).
  */
 public final class ClusterIndex {
-    /** An endpoint of a Service port: its address, port, readiness, node and the EndpointSlice that lists it. */
-    public record Backend(io.pcapdiag.decode.Endpoint address, int port, boolean ready, String node, String slice) {
+    /**
+     * An endpoint of a Service port: its address, port, conditions, node and the EndpointSlice that lists it. The
+     * conditions as discovery.k8s.io/v1 EndpointConditions defines them: ready unset counts as ready; serving unset
+     * defers to ready; terminating unset counts as not terminating (a pod being deleted is listed terminating, and
+     * serving while its readiness probe still passes, until it is gone).
+     */
+    public record Backend(io.pcapdiag.decode.Endpoint address, int port, boolean ready, boolean serving, boolean terminating,
+                          String node, String slice) {
+    }
+
+    /** Where an address:port is listed: a Service (namespace, name, the port's name) and the endpoint there. */
+    public record Listing(String namespace, String service, String portName, Backend backend) {
     }
 
     /** The label that marks a cluster DNS Service: {@code k8s-app=kube-dns}. */
@@ -150,8 +161,7 @@ public final class ClusterIndex {
 
     /**
      * The endpoints of a Service port, from the Service's EndpointSlices (label kubernetes.io/service-name),
-     * matched by port name as the EndpointSlice controller writes them. Ready means conditions.ready is not
-     * false (the API treats an unset ready as ready).
+     * matched by port name as the EndpointSlice controller writes them, with their conditions ({@link Backend}).
      */
     public List<Backend> backends(ServiceMatch m) {
         List<Backend> out = new ArrayList<>();
@@ -167,12 +177,50 @@ public final class ClusterIndex {
             if (matched == null && m.port() != null) {
                 continue;
             }
-            int port = matched == null ? -1 : matched;
-            for (Endpoint e : es.getEndpoints() == null ? List.<Endpoint>of() : es.getEndpoints()) {
-                boolean ready = e.getConditions() == null || !Boolean.FALSE.equals(e.getConditions().getReady());
-                for (String ip : e.getAddresses() == null ? List.<String>of() : e.getAddresses()) {
-                    Optional<io.pcapdiag.decode.Endpoint> a = address(ip);
-                    a.ifPresent(x -> out.add(new Backend(x, port, ready, e.getNodeName(), es.getMetadata().getName())));
+            endpoints(es, matched == null ? -1 : matched, out);
+        }
+        return out;
+    }
+
+    /** The endpoints of {@code es}, each address with {@code port} and the endpoint's conditions, added to {@code out}. */
+    private static void endpoints(EndpointSlice es, int port, List<Backend> out) {
+        for (Endpoint e : es.getEndpoints() == null ? List.<Endpoint>of() : es.getEndpoints()) {
+            EndpointConditions c = e.getConditions();
+            boolean ready = c == null || !Boolean.FALSE.equals(c.getReady());
+            boolean serving = c == null || c.getServing() == null ? ready : c.getServing();
+            boolean terminating = c != null && Boolean.TRUE.equals(c.getTerminating());
+            for (String ip : e.getAddresses() == null ? List.<String>of() : e.getAddresses()) {
+                Optional<io.pcapdiag.decode.Endpoint> a = address(ip);
+                a.ifPresent(x -> out.add(new Backend(x, port, ready, serving, terminating, e.getNodeName(),
+                        es.getMetadata().getName())));
+            }
+        }
+    }
+
+    /**
+     * Every Service port whose EndpointSlices list {@code address} with {@code port} of {@code protocol} (an unset
+     * protocol is TCP): what a connection that reached a backend directly, DNAT'ed before the capture saw it, went to.
+     * In the order of the Services' namespace/name, then as their EndpointSlices list them.
+     */
+    public List<Listing> listings(io.pcapdiag.decode.Endpoint address, int port, String protocol) {
+        io.pcapdiag.decode.Endpoint a = address.withoutPort();
+        List<Listing> out = new ArrayList<>();
+        // Plain loops over the sorted keys: the map's own order differs from run to run (Map.copyOf).
+        for (String key : new TreeSet<>(slicesByService.keySet())) {
+            String[] svc = key.split("/", 2);
+            for (EndpointSlice es : slicesByService.get(key)) {
+                for (EndpointPort p : es.getPorts() == null ? List.<EndpointPort>of() : es.getPorts()) {
+                    if (p.getPort() == null || p.getPort() != port || !protocol(p.getProtocol(), protocol)) {
+                        continue;
+                    }
+                    List<Backend> listed = new ArrayList<>();
+                    endpoints(es, port, listed);
+                    String name = emptyToNull(p.getName()) != null ? p.getName() : String.valueOf(port);
+                    for (Backend b : listed) {
+                        if (b.address().equals(a)) {
+                            out.add(new Listing(svc[0], svc[1], name, b));
+                        }
+                    }
                 }
             }
         }

@@ -57,24 +57,63 @@ public final class ClusterContext implements Context {
         return Optional.empty();
     }
 
+    /** Over UDP: the endpoints of a Service's UDP port (stale-udp-conntrack asks of the DNS Service's dns port). */
     @Override
     public Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service) {
+        return endpointStatus(address, service, "UDP");
+    }
+
+    @Override
+    public Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service, String protocol) {
         ClusterIndex idx = index.get();
-        Optional<ServiceMatch> m = idx.service(service, service.port(), "UDP").filter(x -> x.port() != null);
+        Optional<ServiceMatch> m = idx.service(service, service.port(), protocol).filter(x -> x.port() != null);
         if (m.isEmpty()) {
             return Optional.empty();
         }
         for (ClusterIndex.Backend b : idx.backends(m.get())) {
             if (b.address().sameAddress(address)) {
-                return Optional.of(new EndpointStatus(b.ready(), fact(address.address() + " is " + (b.ready() ? "a ready"
-                        : "a not-ready") + " endpoint of " + svc(m.get()) + " (EndpointSlice " + m.get().namespace() + "/"
-                        + b.slice() + ")")));
+                return Optional.of(status(address, b, svc(m.get()), m.get().namespace()));
             }
         }
         String pod = idx.podAt(address.withoutPort()).map(p -> "pod " + p.getMetadata().getNamespace() + "/"
                 + p.getMetadata().getName()).orElse("no pod the cluster lists");
-        return Optional.of(new EndpointStatus(false, fact(address.address() + " is in no EndpointSlice of " + svc(m.get())
-                + " (" + pod + ")")));
+        return Optional.of(new EndpointStatus(false, false, false, false, fact(address.address() + " is in no EndpointSlice of "
+                + svc(m.get()) + " (" + pod + ")")));
+    }
+
+    @Override
+    public List<EndpointStatus> endpoints(Endpoint service, String protocol) {
+        ClusterIndex idx = index.get();
+        Optional<ServiceMatch> m = idx.service(service, service.port(), protocol).filter(x -> x.port() != null);
+        if (m.isEmpty()) {
+            return List.of();
+        }
+        List<EndpointStatus> out = new ArrayList<>();
+        for (ClusterIndex.Backend b : idx.backends(m.get())) {
+            out.add(status(b.address(), b, svc(m.get()), m.get().namespace()));
+        }
+        return out;
+    }
+
+    @Override
+    public List<EndpointStatus> listings(Endpoint backend, String protocol) {
+        List<EndpointStatus> out = new ArrayList<>();
+        for (ClusterIndex.Listing l : index.get().listings(backend, backend.port(), protocol)) {
+            out.add(status(backend, l.backend(), "svc " + l.namespace() + "/" + l.service() + ":" + l.portName(), l.namespace()));
+        }
+        return out;
+    }
+
+    /**
+     * {@code 10.244.1.20 is a not-ready endpoint of svc default/api:http, terminating and no longer serving (EndpointSlice
+     * default/api-v4)}: the conditions are named where they say more than ready alone.
+     */
+    private static EndpointStatus status(Endpoint address, ClusterIndex.Backend b, String svc, String namespace) {
+        String more = b.terminating() ? ", terminating and " + (b.serving() ? "still serving" : "no longer serving")
+                : b.serving() == b.ready() ? "" : b.serving() ? ", serving" : ", not serving";
+        return new EndpointStatus(true, b.ready(), b.serving(), b.terminating(), fact(address.address() + " is "
+                + (b.ready() ? "a ready" : "a not-ready") + " endpoint of " + svc + more + " (EndpointSlice " + namespace + "/"
+                + b.slice() + ")"));
     }
 
     @Override

@@ -34,6 +34,28 @@ public interface Context {
         return Optional.empty();
     }
 
+    /**
+     * The same among the Service ports of {@code protocol} (TCP or UDP), with the endpoint's conditions (ready,
+     * serving, terminating); empty when the source does not know the Service.
+     */
+    default Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service, String protocol) {
+        return "UDP".equals(protocol) ? endpointStatus(address, service) : Optional.empty();
+    }
+
+    /** Every endpoint the cluster lists for the Service port at {@code service} (V:p) of {@code protocol}; empty when unknown. */
+    default List<EndpointStatus> endpoints(Endpoint service, String protocol) {
+        return List.of();
+    }
+
+    /**
+     * Every Service port of {@code protocol} whose endpoints list {@code backend} (address:port), with its conditions
+     * there: what a connection the capture saw already DNAT'ed went through. Empty when none does or the source does
+     * not know.
+     */
+    default List<EndpointStatus> listings(Endpoint backend, String protocol) {
+        return List.of();
+    }
+
     /** Why {@code target} (D:p) is known to answer some client other than {@code client}. */
     default Optional<Fact> answersOthers(Endpoint target, Endpoint client) {
         return Optional.empty();
@@ -237,6 +259,35 @@ public interface Context {
         return Optional.empty();
     }
 
+    /** The MTU of the capture's node's interface {@code iface}: value the MTU, subject the interface. */
+    default Optional<Reading> interfaceMtu(String iface) {
+        return Optional.empty();
+    }
+
+    /**
+     * The largest MTU among the pods' host-side veths of the capture's node (for a pod whose own veth the capture does
+     * not name): value the MTU, subject that veth.
+     */
+    default Optional<Reading> largestPodMtu() {
+        return Optional.empty();
+    }
+
+    /**
+     * The overlay tunnel the capture's node sends pods' packets to {@code destination} through, with its MTU, overhead
+     * and underlay; {@link TunnelFacts#device()} null when they leave it unencapsulated. Empty when unknown.
+     */
+    default Optional<TunnelFacts> tunnel(Endpoint destination) {
+        return Optional.empty();
+    }
+
+    /**
+     * The firewall rules of the capture's node that drop what conntrack marks INVALID and see packets of the family
+     * ({@code ipv6}): value the rules, one a line, or null when there is none; empty when unknown.
+     */
+    default Optional<Reading> invalidDropRules(boolean ipv6) {
+        return Optional.empty();
+    }
+
     /** The name of the capture's node's interface {@code ifIndex}. */
     default Optional<String> interfaceName(int ifIndex) {
         return Optional.empty();
@@ -277,6 +328,32 @@ public interface Context {
             @Override
             public Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service) {
                 return first(c -> c.endpointStatus(address, service));
+            }
+
+            @Override
+            public Optional<EndpointStatus> endpointStatus(Endpoint address, Endpoint service, String protocol) {
+                return first(c -> c.endpointStatus(address, service, protocol));
+            }
+
+            @Override
+            public List<EndpointStatus> endpoints(Endpoint service, String protocol) {
+                return firstNonEmpty(c -> c.endpoints(service, protocol));
+            }
+
+            @Override
+            public List<EndpointStatus> listings(Endpoint backend, String protocol) {
+                return firstNonEmpty(c -> c.listings(backend, protocol));
+            }
+
+            /** The first source's non-empty list in answer to {@code question}. */
+            private <T> List<T> firstNonEmpty(Function<Context, List<T>> question) {
+                for (Context c : all) {
+                    List<T> answer = question.apply(c);
+                    if (!answer.isEmpty()) {
+                        return answer;
+                    }
+                }
+                return List.of();
             }
 
             @Override
@@ -467,6 +544,26 @@ public interface Context {
             @Override
             public Optional<String> interfaceName(int ifIndex) {
                 return first(c -> c.interfaceName(ifIndex));
+            }
+
+            @Override
+            public Optional<Reading> interfaceMtu(String iface) {
+                return first(c -> c.interfaceMtu(iface));
+            }
+
+            @Override
+            public Optional<Reading> largestPodMtu() {
+                return first(Context::largestPodMtu);
+            }
+
+            @Override
+            public Optional<TunnelFacts> tunnel(Endpoint destination) {
+                return first(c -> c.tunnel(destination));
+            }
+
+            @Override
+            public Optional<Reading> invalidDropRules(boolean ipv6) {
+                return first(c -> c.invalidDropRules(ipv6));
             }
 
             @Override

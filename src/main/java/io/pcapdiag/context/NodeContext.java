@@ -9,6 +9,7 @@ import io.pcapdiag.node.Route;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -318,6 +319,242 @@ public final class NodeContext implements Context {
             path.add(out.get().vxlan().value().link());
         }
         return path;
+    }
+
+    @Override
+    public Optional<Reading> interfaceMtu(String iface) {
+        refresh();
+        Optional<NodeInterface> i = facts.interfaceByName(iface);
+        if (i.isEmpty() || i.get().mtu() == null || !i.get().mtu().isKnown()) {
+            return Optional.empty();
+        }
+        int mtu = i.get().mtu().value();
+        return Optional.of(new Reading(iface, String.valueOf(mtu), fact("the MTU of " + iface + kind(i.get()) + " is " + mtu
+                + " on " + node)));
+    }
+
+    @Override
+    public Optional<Reading> largestPodMtu() {
+        refresh();
+        NodeInterface largest = null;
+        int ports = 0;
+        for (NodeInterface i : facts.interfaces().orElse(List.of())) {
+            if (podPort(i) && i.mtu() != null && i.mtu().isKnown()) {
+                ports++;
+                if (largest == null || i.mtu().value() > largest.mtu().value()) {
+                    largest = i;
+                }
+            }
+        }
+        if (largest == null) {
+            return Optional.empty();
+        }
+        int mtu = largest.mtu().value();
+        return Optional.of(new Reading(largest.name(), String.valueOf(mtu), fact("the largest MTU among the " + ports
+                + " pod veth" + (ports == 1 ? "" : "s") + " of " + node + " is " + mtu + " (" + largest.name() + ")")));
+    }
+
+    /**
+     * A pod's host-side veth: a bridge port (bridge CNIs: flannel, kubenet) or a veth holding no address but link-local
+     * ones (routed CNIs: Calico's cali*, Cilium's lxc*); a veth with an address is the node's own (a lab node's eth0).
+     */
+    private static boolean podPort(NodeInterface i) {
+        if (i.kind() == null || !"veth".equals(i.kind().orElse(null))) {
+            return false;
+        }
+        if (i.master() != null) {
+            return true;
+        }
+        for (InterfaceAddress a : i.addresses().orElse(List.of())) {
+            if (a.address().isV4() || (a.address().hi() >>> 54) != (0xfe80L >>> 6)) {
+                return false; // an IPv4 or a global IPv6 address
+            }
+        }
+        return i.addresses().isKnown();
+    }
+
+    /** The tunnel link kinds, what each adds to a packet over an IPv4 and an IPv6 underlay (-1: never that family). */
+    private record Encapsulation(String name, int overV4, int overV6, boolean exact) {
+    }
+
+    /**
+     * The encapsulations of Linux's tunnel devices: the outer headers each puts before the inner IP packet. VXLAN: outer
+     * IP (20 or 40), UDP 8, VXLAN 8 and the inner Ethernet header 14 (drivers/net/vxlan/vxlan_core.c, VXLAN_HEADROOM and
+     * VXLAN6_HEADROOM); Geneve the same with its base header, options on top; IP in IP and sit an outer IPv4 header,
+     * ip6tnl an outer IPv6 one; GRE 4 bytes more (key and sequence number 4 each), gretap the inner Ethernet header too;
+     * WireGuard outer IP, UDP 8, its 16-byte data header and 16-byte tag.
+     */
+    private static final Map<String, Encapsulation> TUNNELS = Map.of(
+            "vxlan", new Encapsulation("VXLAN", 50, 70, true),
+            "geneve", new Encapsulation("Geneve", 50, 70, false),
+            "ipip", new Encapsulation("IP in IP", 20, -1, true),
+            "sit", new Encapsulation("sit (IPv6 in IPv4)", 20, -1, true),
+            "ip6tnl", new Encapsulation("ip6tnl", -1, 40, true),
+            "gre", new Encapsulation("GRE", 24, -1, false),
+            "gretap", new Encapsulation("GRE (Ethernet)", 38, -1, false),
+            "ip6gre", new Encapsulation("GRE over IPv6", -1, 44, false),
+            "ip6gretap", new Encapsulation("GRE over IPv6 (Ethernet)", -1, 58, false),
+            "wireguard", new Encapsulation("WireGuard", 60, 80, true));
+
+    private static Encapsulation encapsulation(NodeInterface i) {
+        return i.kind() == null ? null : TUNNELS.get(i.kind().orElse(""));
+    }
+
+    @Override
+    public Optional<TunnelFacts> tunnel(Endpoint destination) {
+        refresh();
+        if (!facts.interfaces().isKnown()) {
+            return Optional.empty();
+        }
+        List<NodeInterface> tunnels = new ArrayList<>();
+        for (NodeInterface i : facts.interfaces().value()) {
+            if (encapsulation(i) != null) {
+                tunnels.add(i);
+            }
+        }
+        String to = destination.address();
+        OrUnknown<Optional<Route>> route = facts.routeTo(destination);
+        String by = route.isKnown() ? route.value().map(Route::device).orElse(null) : null;
+        Optional<NodeInterface> out = by == null ? Optional.empty() : facts.interfaceByName(by);
+        NodeInterface tunnel = null;
+        String why;
+        if (out.isPresent() && encapsulation(out.get()) != null) {
+            tunnel = out.get();
+            why = "the route to " + to + " leaves by it";
+        } else if (out.isPresent() && out.get().bridge() != null) {
+            return Optional.of(TunnelFacts.none(fact("the route to " + to + " on " + node + " leaves by " + by + ", the bridge of "
+                    + node + "'s own pods: those packets are not encapsulated")));
+        } else if (tunnels.isEmpty()) {
+            List<String> kinds = new ArrayList<>(new java.util.TreeSet<>(TUNNELS.keySet()));
+            return Optional.of(TunnelFacts.none(fact(node + " has no tunnel device (" + String.join(", ", kinds)
+                    + "): it encapsulates none of its pods' packets")));
+        } else if (tunnels.size() == 1) {
+            tunnel = tunnels.get(0);
+            why = "the only tunnel device of " + node + "; " + (!route.isKnown() ? "its routes are unknown"
+                    : by == null ? "its main table has no route to " + to : "the route to " + to + " leaves by " + by);
+        } else {
+            return Optional.empty(); // several tunnels, and the route names none of them: which one carries it is unknown
+        }
+        Encapsulation e = encapsulation(tunnel);
+        Integer mtu = known(tunnel.mtu());
+        NodeInterface.Vxlan vx = tunnel.vxlan() != null && tunnel.vxlan().isKnown() ? tunnel.vxlan().value() : null;
+        Optional<Endpoint> local = vx == null || vx.local() == null ? Optional.empty() : address(vx.local());
+        // The underlay: the VXLAN device's link, else the interface holding its local address, else the default route's.
+        String underlay = null;
+        String how = null;
+        if (vx != null && vx.link() != null) {
+            underlay = vx.link();
+            how = tunnel.name() + "'s link";
+        } else if (local.isPresent() && facts.interfaceHolding(local.get()).isPresent()) {
+            underlay = facts.interfaceHolding(local.get()).get().name();
+            how = "it holds " + tunnel.name() + "'s local address " + local.get().address();
+        }
+        // The underlay's family: the encapsulation's only one, else its local address's, else its underlay device's.
+        boolean fixed = e.overV4 < 0 || e.overV6 < 0;
+        boolean v6 = fixed ? e.overV4 < 0 : local.isPresent() ? !local.get().isV4()
+                : underlay != null && onlyV6(facts.interfaceByName(underlay));
+        if (underlay == null) {
+            underlay = defaultRouteDevice(v6);
+            how = "the default route's device";
+            if (underlay == null && !fixed && local.isEmpty()) {
+                underlay = defaultRouteDevice(true);
+                v6 = underlay != null;
+            }
+        }
+        int overhead = v6 ? e.overV6 : e.overV4;
+        Integer underlayMtu = underlay == null ? null : facts.interfaceByName(underlay).map(i -> known(i.mtu())).orElse(null);
+        String text = tunnel.name() + " (" + tunnel.kind().orElse("tunnel") + ", MTU " + (mtu == null ? "unknown" : mtu)
+                + ") carries " + node + "'s packets to " + to + " (" + why + "); " + e.name + " adds " + (e.exact ? "" : "at least ")
+                + overhead + " bytes over its IPv" + (v6 ? "6" : "4") + " underlay " + (underlay == null ? "(unknown)"
+                : underlay + " (MTU " + (underlayMtu == null ? "unknown" : underlayMtu) + ", " + how + ")");
+        return Optional.of(new TunnelFacts(tunnel.name(), tunnel.kind().orElse(null), mtu, overhead, e.exact, underlay,
+                underlayMtu, out.isPresent() && out.get() == tunnel, fact(text)));
+    }
+
+    private static Integer known(OrUnknown<Integer> v) {
+        return v != null && v.isKnown() ? v.value() : null;
+    }
+
+    private static String kind(NodeInterface i) {
+        return i.kind() != null && i.kind().isKnown() ? " (" + i.kind().value() + ")" : "";
+    }
+
+    /** An interface that holds IPv6 addresses and no IPv4 one (its encapsulated packets leave by IPv6). */
+    private static boolean onlyV6(Optional<NodeInterface> i) {
+        List<InterfaceAddress> all = i.map(x -> x.addresses().orElse(List.<InterfaceAddress>of())).orElse(List.of());
+        return !all.isEmpty() && all.stream().noneMatch(a -> a.address().isV4());
+    }
+
+    /** The device of the main table's default route of the family (lowest metric), or null. */
+    private String defaultRouteDevice(boolean v6) {
+        Route best = null;
+        for (Route r : (v6 ? facts.routesV6() : facts.routesV4()).orElse(List.of())) {
+            if (r.destination() != null && r.destination().prefixLength() == 0 && r.device() != null && !r.device().isEmpty()
+                    && !r.flags().contains("reject") && (best == null || r.metric() < best.metric())) {
+                best = r;
+            }
+        }
+        return best == null ? null : best.device();
+    }
+
+    private static Optional<Endpoint> address(String ip) {
+        try {
+            long[] a = io.pcapdiag.decode.Ip.parse(ip);
+            return Optional.of(Endpoint.address(a[0], a[1]));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The rules that drop conntrack's INVALID and see packets of the family: iptables-save's (and its legacy variant's)
+     * filter IPv4, ip6tables-save's IPv6, an nftables table its own family (inet, bridge and netdev both; arp neither).
+     * Only rules found are in the document, so when every rule found is of the other family, whether one of this family
+     * exists is unknown: empty. The rule's chain is not judged (kube-proxy's is KUBE-FORWARD, jumped to from FORWARD).
+     */
+    @Override
+    public Optional<Reading> invalidDropRules(boolean ipv6) {
+        refresh();
+        OrUnknown<List<String>> rules = facts.invalidDropRules();
+        if (rules == null || !rules.isKnown()) {
+            return Optional.empty();
+        }
+        List<String> applies = new ArrayList<>();
+        for (String r : rules.value()) {
+            if (seesFamily(r, ipv6)) {
+                applies.add(r);
+            }
+        }
+        String what = "what conntrack marks INVALID";
+        if (rules.value().isEmpty()) {
+            return Optional.of(new Reading("conntrack_invalid_drop_rules", null, fact("no firewall rule of " + node + " drops "
+                    + what + " (conntrack_invalid_drop_rules: none in iptables-save, ip6tables-save or nft list ruleset)")));
+        }
+        if (applies.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Reading("conntrack_invalid_drop_rules", String.join("\n", applies), fact(node + " drops " + what
+                + " (" + (ipv6 ? "IPv6" : "IPv4") + "): " + String.join("; ", applies))));
+    }
+
+    /** Whether a rule as {@link io.pcapdiag.node.NodeFacts#invalidDropRules} words it sees packets of the family. */
+    static boolean seesFamily(String rule, boolean ipv6) {
+        if (rule.startsWith("ip6tables")) {
+            return ipv6;
+        }
+        if (rule.startsWith("iptables")) {
+            return !ipv6;
+        }
+        if (rule.startsWith("nft: table ")) {
+            String family = rule.substring("nft: table ".length()).split(" ", 2)[0];
+            return switch (family) {
+                case "ip" -> !ipv6;
+                case "ip6" -> ipv6;
+                case "arp" -> false;
+                default -> true; // inet, bridge, netdev
+            };
+        }
+        return true; // a rule of a tool this does not know: it may
     }
 
     /** The route the node's main table takes to {@code destination} ({@link NodeFacts#routeTo}). */
