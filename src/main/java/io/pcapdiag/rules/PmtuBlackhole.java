@@ -48,7 +48,7 @@ final class PmtuBlackhole implements ConnectionRule {
                 + "-byte packet and sent the same segment again " + Words.times(resent) + " over "
                 + Words.seconds(last.nanos - first.nanos) + "; it was never acknowledged, while "
                 + (lost.largestAcked() > 0 ? "its segments of up to " + lost.largestAcked() + " bytes were"
-                        : "the other end's smaller segments were") + ".", sends));
+                        : "the other end's smaller segments were") + ".", Words.some(sends)));
         List<Sighting> tooBig = e.tooBig();
         if (tooBig.isEmpty()) {
             story.add(Statement.seen("No ICMP \"fragmentation needed\" or \"packet too big\" quoting it was captured."));
@@ -57,7 +57,7 @@ final class PmtuBlackhole implements ConnectionRule {
             String error = icmp.ipVersion == 4 ? "\"fragmentation needed\"" : "\"packet too big\"";
             story.add(Statement.seen(icmp.source() + " answered with ICMP " + error + mtu(icmp) + ", addressed to "
                     + icmp.destination() + (tooBig.size() > 1 ? ": " + tooBig.size() + " such errors about the connection's"
-                    + " segments were captured" : "") + ".", tooBig.subList(0, Math.min(3, tooBig.size()))));
+                    + " segments were captured" : "") + ".", Words.some(tooBig)));
         }
         story.add(Statement.cited("A sender that gets ICMP \"fragmentation needed\" (ICMPv6 \"packet too big\") for a segment"
                 + " lowers its path MTU and sends the data again in smaller segments; when the ICMP never reaches it, it"

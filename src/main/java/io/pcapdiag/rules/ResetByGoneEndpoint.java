@@ -53,7 +53,7 @@ final class ResetByGoneEndpoint implements ConnectionRule {
         if (!sends.isEmpty()) {
             story.add(Statement.seen("From " + Words.seconds(sends.get(0).nanos - a.synNanos()) + " after the SYN the client's"
                     + " segment of " + client.unacknowledgedLength() + " bytes went unanswered: it was sent again "
-                    + Words.times(client.unacknowledgedRetransmissions()) + ".", sends));
+                    + Words.times(client.unacknowledgedRetransmissions()) + ".", Words.some(sends)));
         }
         if (end.icmp) {
             story.add(Statement.seen("ICMP " + IcmpTable.name(end.ipVersion, end.icmpType, end.icmpCode) + " from "
