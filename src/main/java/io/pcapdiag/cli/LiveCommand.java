@@ -36,8 +36,9 @@ import picocli.CommandLine.Spec;
             "Capture on this node's interfaces (libpcap through pcap4j) and name Kubernetes service-networking failures"
                     + " while they happen: each finding is printed as soon as it is known, a summary every"
                     + " --summary-interval, and the full report when the capture ends (--duration, --count, SIGINT or SIGTERM).",
-            "Only SYN, RST and FIN segments, DNS (UDP and TCP on port 53 and the cluster DNS Service's ports) and ICMP/ICMPv6"
-                    + " errors are captured, the headers and DNS messages only (--snaplen).",
+            "Only SYN, RST and FIN segments (every TCP segment with --established), DNS (UDP and TCP on port 53 and the"
+                    + " cluster DNS Service's ports) and ICMP/ICMPv6 errors are captured, the headers and DNS messages only"
+                    + " (--snaplen).",
             "Needs root or the CAP_NET_RAW capability, and libpcap."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {
             "0:captured and reported (also after SIGINT/SIGTERM); no finding at or above --fail-on",
@@ -120,6 +121,15 @@ public final class LiveCommand implements Callable<Integer> {
                     + " libpcap expression.")
     String filter;
 
+    @Option(names = "--established", negatable = false,
+            description = "Capture every TCP segment, not only SYN, RST and FIN, and follow established connections: an MTU"
+                    + " black hole (pmtu-blackhole), a reply that leaves un-NATed and is reset (reset-after-reply), a"
+                    + " connection reset by a backend that is gone (reset-by-gone-endpoint). It costs what the node's TCP"
+                    + " traffic costs: every segment of every connection reaches pcapdiag, up to --snaplen bytes each"
+                    + " (more CPU; raise --buffer-size if the kernel drops). With --filter, says that the filter keeps"
+                    + " every TCP segment.")
+    boolean established;
+
     @Option(names = "--promiscuous", negatable = false,
             description = "Put the interfaces in promiscuous mode (off by default: on a bridge such as cni0 it makes the"
                     + " kernel pass forwarded frames up to the host as well, which with br_netfilter changed what pods"
@@ -193,7 +203,7 @@ public final class LiveCommand implements Callable<Integer> {
             // cluster's index once loaded): the kernel's filter is compiled once.
             List<Integer> dnsPorts = List.copyOf(io.pcapdiag.context.Context.of(all).dnsPorts());
             if (filter == null) {
-                settings = settings.withFilter(CaptureFilter.of(dnsPorts));
+                settings = settings.withFilter(CaptureFilter.of(dnsPorts, established));
             }
             if (events && known.client() == null) {
                 throw new IllegalArgumentException("--events needs the cluster watched: run it in a pod with its service"
@@ -337,7 +347,7 @@ public final class LiveCommand implements Callable<Integer> {
         if (buffer < 64 * 1024 || buffer > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("--buffer-size must be 64KiB-2GiB");
         }
-        String bpf = filter == null ? CaptureFilter.DEFAULT : filter;
+        String bpf = filter != null ? filter : established ? CaptureFilter.ESTABLISHED : CaptureFilter.DEFAULT;
         if (write != null && write.getParent() != null && !write.getParent().toFile().isDirectory()) {
             throw new IllegalArgumentException("--write " + write + ": directory " + write.getParent() + " does not exist");
         }
@@ -345,7 +355,7 @@ public final class LiveCommand implements Callable<Integer> {
         if (rotate != 0 && (rotate < 64 * 1024 || write == null)) {
             throw new IllegalArgumentException(write == null ? "--write-rotate needs --write" : "--write-rotate must be 0 or at least 64KiB");
         }
-        return new CaptureSettings(patterns, bpf, snaplen, (int) buffer, promiscuous, write, count, force, rotate);
+        return new CaptureSettings(patterns, bpf, snaplen, (int) buffer, promiscuous, write, count, force, rotate, established);
     }
 
 

@@ -107,6 +107,85 @@ class LiveCommandTest {
         assertEquals(0, r.code());
         assertTrue(r.out().contains("3   no interface could be captured"), r.out());
         assertTrue(r.out().contains("--promiscuous"));
+        assertTrue(r.out().contains("--established"));
+    }
+
+    /**
+     * {@code --established} on loopback: one connection carrying data each way, captured once without the option and
+     * once with it. Its SYN and FIN are written both times; its pure ACKs and data segments only with it.
+     */
+    @Test
+    void establishedCapturesTheSegmentsBetweenHandshakeAndClose(@TempDir Path dir) throws Exception {
+        if (Privileges.lacksNetRaw()) {
+            skipUnlessCi("capturing needs CAP_NET_RAW");
+        }
+        for (boolean established : new boolean[] {false, true}) {
+            Path file = dir.resolve("lo-" + established + ".pcap");
+            int port;
+            try (ServerSocket server = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                port = server.getLocalPort();
+                Thread peers = new Thread(() -> exchange(server));
+                peers.start();
+                List<String> args = new java.util.ArrayList<>(List.of("live", "-i", "lo", "--duration", "4s", "--no-node-facts",
+                        "--watch-cluster", "off", "--summary-interval", "0", "--format", "jsonl", "--write", file.toString()));
+                if (established) {
+                    args.add("--established");
+                }
+                CliRun r = CliRun.of(args.toArray(String[]::new));
+                peers.join();
+                assertEquals(0, r.code(), r.err());
+            }
+            String mine = "tcp port " + port;
+            String noSynRstFin = " and tcp[tcpflags] & (tcp-syn|tcp-rst|tcp-fin) == 0";
+            String payload = "(ip[2:2] - ((ip[0] & 0xf) << 2) - ((tcp[12] & 0xf0) >> 2))";
+            String what = established ? "with --established" : "without --established";
+            assertTrue(count(file, mine + " and tcp[tcpflags] & tcp-syn != 0") >= 2, "SYN and SYN-ACK " + what);
+            assertTrue(count(file, mine + " and tcp[tcpflags] & tcp-fin != 0") >= 2, "both FINs " + what);
+            long pureAcks = count(file, mine + noSynRstFin + " and " + payload + " == 0");
+            long data = count(file, mine + noSynRstFin + " and " + payload + " > 0");
+            if (established) {
+                assertTrue(pureAcks >= 1 && data >= 2, pureAcks + " pure ACKs, " + data + " data segments " + what);
+            } else {
+                assertEquals(0, pureAcks + data, pureAcks + " pure ACKs, " + data + " data segments " + what);
+            }
+        }
+    }
+
+    /** After live has started: a client sends 10 kB and closes its side, the server answers 5 kB and closes. */
+    private static void exchange(ServerSocket server) {
+        try {
+            Thread.sleep(1500);
+            try (Socket client = new Socket(java.net.InetAddress.getLoopbackAddress(), server.getLocalPort());
+                 Socket accepted = server.accept()) {
+                client.getOutputStream().write(new byte[10_000]);
+                client.shutdownOutput();
+                accepted.getInputStream().readAllBytes();
+                accepted.getOutputStream().write(new byte[5_000]);
+                accepted.shutdownOutput();
+                client.getInputStream().readAllBytes();
+            }
+        } catch (IOException | InterruptedException e) {
+            // The counts will tell.
+        }
+    }
+
+    /** Packets of a pcap file that a libpcap filter passes. */
+    private static long count(Path file, String filter) throws Exception {
+        org.pcap4j.core.PcapHandle h = org.pcap4j.core.Pcaps.openOffline(file.toString());
+        try {
+            h.setFilter(filter, org.pcap4j.core.BpfProgram.BpfCompileMode.OPTIMIZE);
+            long n = 0;
+            while (true) {
+                try {
+                    h.getNextRawPacketEx();
+                    n++;
+                } catch (java.io.EOFException end) {
+                    return n;
+                }
+            }
+        } finally {
+            h.close();
+        }
     }
 
     /** A short capture on loopback that stops by itself after --count packets (root or CAP_NET_RAW). */
