@@ -210,7 +210,8 @@ public final class LiveCommand implements Callable<Integer> {
                         + " account, or give --kubeconfig (and not --watch-cluster=off or --cluster)");
             }
             return run(out, err, settings, timing, failOn,
-                    new io.pcapdiag.analysis.Analysis.Options(options.maxOpen(), options.maxFindings(), all, options.listAttempts()),
+                    new io.pcapdiag.analysis.Analysis.Options(options.maxOpen(), options.maxFindings(), all, options.listAttempts(),
+                            established),
                     known.client());
         }
     }
