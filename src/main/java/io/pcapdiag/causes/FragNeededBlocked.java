@@ -105,7 +105,12 @@ final class FragNeededBlocked implements CauseRule {
         return iface != null ? "on " + iface : "where the capture was taken";
     }
 
+    /** {@code #46, #48, #79}, or {@code #46, #48 ... #79, 16 in all}: a fact's line stays bounded however many were seen. */
     private static String refs(List<Sighting> all) {
+        if (all.size() > 3) {
+            return all.get(0).ref(false) + ", " + all.get(1).ref(false) + " ... " + all.get(all.size() - 1).ref(false)
+                    + ", " + all.size() + " in all";
+        }
         List<String> out = new ArrayList<>();
         for (Sighting s : all) {
             out.add(s.ref(false));
@@ -129,7 +134,6 @@ final class FragNeededBlocked implements CauseRule {
         String rule = v6 ? "ip6tables -I " + chain + " -p icmpv6 --icmpv6-type packet-too-big -j ACCEPT"
                 : "iptables -I " + chain + " -p icmp --icmp-type fragmentation-needed -j ACCEPT";
         return List.of(rule + "   (on " + (node != null ? node : "the node") + (icmp == null ? "" : "; " + why) + "; this loosens"
-                + " its filtering for these ICMP errors: find the rule that drops them first, iptables-save | grep -i icmp;"
-                + " nft list ruleset | grep -i icmp; RFC 4890 4.3.1 says never to drop them)");
+                + " its filtering: find the rule that drops them first, iptables-save | grep -i icmp)");
     }
 }

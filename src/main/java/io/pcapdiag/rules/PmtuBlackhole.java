@@ -86,19 +86,15 @@ final class PmtuBlackhole implements ConnectionRule {
         checks.add("ping -M do -s " + (packet - 28) + " " + (lost == e.server() ? f.client().address() : f.target().address())
                 + "   (from the sender's pod: a " + packet + "-byte packet with DF set)");
         return new Explanation(story, obs, checks, List.of(
-                new Explanation.Remedy("set the CNI's MTU to the underlay's MTU minus the tunnel's overhead (VXLAN: 50 bytes"
-                        + " over IPv4, 70 over IPv6; Geneve 50 and up; WireGuard 60/80) and restart the pods so that their"
-                        + " interfaces take it", "pods must be restarted; a smaller MTU costs a little throughput",
+                new Explanation.Remedy("set the CNI's MTU to the underlay's MTU less the tunnel's overhead (VXLAN: 50 bytes"
+                        + " over IPv4, 70 over IPv6) and restart the pods", "a smaller MTU costs a little throughput",
                         "overlay-mtu-mismatch"),
-                new Explanation.Remedy("let ICMP type 3 code 4 (ICMPv6 type 2) through every firewall on the path and the"
-                        + " nodes' own rules", "none worth saying: RFC 4890 4.3.1 says never to filter them",
-                        "frag-needed-blocked"),
-                new Explanation.Remedy("clamp TCP's MSS to the path MTU on the nodes: iptables -t mangle -A FORWARD -p tcp"
-                        + " --tcp-flags SYN,RST SYN -j TCPMSS --clamp-mss-to-pmtu", "TCP only: large UDP datagrams (DNS"
-                        + " answers, QUIC) still black-hole; the rule must be kept by whatever manages the nodes' rules"),
-                new Explanation.Remedy("sysctl net.ipv4.tcp_mtu_probing=1 on the senders' nodes (packetization-layer PMTU"
-                        + " discovery, RFC 4821)", "the sender finds the MTU only after a timeout of its own: each new path"
-                        + " still stalls once")));
+                new Explanation.Remedy("let ICMP type 3 code 4 (ICMPv6 type 2) through the nodes' and the path's firewalls",
+                        "none: RFC 4890 4.3.1 says never to filter them", "frag-needed-blocked"),
+                new Explanation.Remedy("clamp TCP's MSS to the path MTU: iptables -t mangle -A FORWARD -p tcp --tcp-flags"
+                        + " SYN,RST SYN -j TCPMSS --clamp-mss-to-pmtu", "TCP only: large UDP datagrams still black-hole"),
+                new Explanation.Remedy("sysctl net.ipv4.tcp_mtu_probing=1 on the senders' nodes (RFC 4821)",
+                        "the sender finds the MTU only after a timeout: each new path stalls once")));
     }
 
     private static String mss(Established.Side s) {

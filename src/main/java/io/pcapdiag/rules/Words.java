@@ -34,14 +34,14 @@ final class Words {
     }
 
     /**
-     * The packets a sentence about many cites: the first two and the last (a segment sent 16 times is told by its count;
-     * the report's lines stay bounded).
+     * The packets a sentence about many cites: the first and the last (a segment sent 16 times is told by its count; the
+     * report's lines stay bounded).
      */
     static List<io.pcapdiag.track.Sighting> some(List<io.pcapdiag.track.Sighting> packets) {
-        if (packets.size() <= 3) {
+        if (packets.size() <= 2) {
             return packets;
         }
-        return List.of(packets.get(0), packets.get(1), packets.get(packets.size() - 1));
+        return List.of(packets.get(0), packets.get(packets.size() - 1));
     }
 
     /** {@code 0.123 ms}. */

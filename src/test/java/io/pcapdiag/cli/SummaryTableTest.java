@@ -56,7 +56,7 @@ class SummaryTableTest {
         List<String> lines = r.out().lines().toList();
         assertEquals("SEVERITY  PATTERN", lines.get(0).substring(0, 17));
         lines.forEach(l -> assertTrue(l.length() <= WIDTH, l.length() + " columns: " + l));
-        assertEquals(24, lines.indexOf("") - 1, r.out());
+        assertEquals(26, lines.indexOf("") - 1, r.out());
         CliRun text = CliRun.of(a.stream().map(x -> x.equals("summary") ? "text" : x).toArray(String[]::new));
         int longest = text.out().lines().mapToInt(String::length).max().orElse(0);
         assertTrue(longest < 300, "no display filter on one line of " + longest + " characters");
@@ -87,7 +87,7 @@ class SummaryTableTest {
         assertEquals("[\"default/web\"]", sel.get("service").toString());
         assertEquals("[\"2001:db8:96::/48\"]", sel.get("host").toString());
         assertEquals(doc.get("findings").size(), sel.get("findings_concerned").asInt());
-        assertEquals(24, sel.get("findings_total").asInt());
+        assertEquals(26, sel.get("findings_total").asInt());
         assertEquals(List.of(), SchemaCheck.errors(JsonSchemas.Document.REPORT, r.out()));
         CliRun all = CliRun.of("analyze", "-o", "json", HAIRPIN + "any.pcap");
         assertFalse(all.out().contains("\"selection\""), "no selection without the options");
@@ -102,23 +102,23 @@ class SummaryTableTest {
         assertTrue(web.stream().anyMatch(r -> r.matches("connection-refused default/web-5b7c9d8.*-p4q8r")), web.toString());
         // The UDP datagrams of udp-unreachable went to 10.244.0.19, web's address in this cluster snapshot.
         assertEquals(7, web.size(), web.toString());
-        // 13 TCP findings and the 6 DNS and UDP ones of the same client pod.
-        assertEquals(19, rows(filtered("--pod", "default/client-6d8f7b9c4-k2m9x")).size());
+        // 13 TCP findings, the 6 DNS and UDP ones and the 2 after the handshake of the same client pod.
+        assertEquals(21, rows(filtered("--pod", "default/client-6d8f7b9c4-k2m9x")).size());
     }
 
     @Test
     void hostTakesIpv4AndIpv6PrefixesAndAddresses() throws IOException {
         assertEquals(List.of("nat-bypass-reply 10.96.0.10:53", "hairpin-self 10.96.30.30:8080",
-                "nat-bypass-reply svc default/web:http", "dns-no-response 10.96.0.10:53", "dns-error 10.96.0.10:53",
-                "udp-unreachable 10.96.81.25:8125", "icmp-unreachable 10.96.20.20:80", "dns-race-lost 10.96.0.10:53",
-                "dns-search-expansion 10.96.0.10:53"),
+                "nat-bypass-reply svc defau…/web:http", "reset-after-reply 10.96.70.70:8080", "dns-no-response 10.96.0.10:53",
+                "dns-error 10.96.0.10:53", "udp-unreachable 10.96.81.25:8125", "icmp-unreachable 10.96.20.20:80",
+                "reset-by-gone-endpoint 10.96.70.70:8080", "dns-race-lost 10.96.0.10:53", "dns-search-expansion 10.96.0.10:53"),
                 rows(filtered("--host", "10.96.0.0/16")));
         List<String> v6 = rows(filtered("--host", "2001:db8:96::/48"));
         assertEquals(2, v6.size(), v6.toString());
         v6.forEach(row -> assertTrue(row.contains("[2001:db8:96::") || row.contains("svc default/web"), row));
         // The backend that answered (10.244.0.19) is concerned even where the client dialed the Service.
         assertEquals(5, rows(filtered("--host", "10.244.0.19")).size());
-        assertEquals(24, rows(filtered("--host", "0.0.0.0/0", "--host", "::/0")).size());
+        assertEquals(26, rows(filtered("--host", "0.0.0.0/0", "--host", "::/0")).size());
     }
 
     /** Filters apply to every format: JSON lists only the findings kept, and counts the others' attempts as not listed. */
@@ -127,7 +127,7 @@ class SummaryTableTest {
         List<String> a = new ArrayList<>(List.of("analyze", "-o", "json", "--host", "10.96.0.0/16"));
         a.addAll(anyPcaps());
         CliRun r = CliRun.of(a.toArray(String[]::new));
-        assertEquals(9, r.out().split("\"pattern\" : ", -1).length - 1, r.out());
+        assertEquals(11, r.out().split("\"pattern\" : ", -1).length - 1, r.out());
     }
 
     /** The rows of {@code -o summary}, as "pattern target" (a client's name may be shortened to fit). */
