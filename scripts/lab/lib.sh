@@ -510,7 +510,8 @@ contradict() {
 # environment, and NODE_NAME as a DaemonSet gets it from the downward API; its output goes to $PDLAB_DIR/$SCENARIO/live.log, and it
 # is stopped with SIGTERM when the recorders stop. The lab waits until that log matches
 # PDLAB_LIVE_READY (a grep -E pattern; at most PDLAB_LIVE_READY_TIMEOUT seconds, default 10) if set,
-# else 2 s, before playing the scenario.
+# else 2 s, before playing the scenario. PDLAB_LIVE_NODE=b runs it in the second node's namespace instead (NODE_NAME
+# is that node's), for what only the second node of a cross-node scenario sees: pmtu-blackhole's full-size segments.
 LIVE_PID=
 live_start() {
     [[ -n ${PDLAB_LIVE_CMD:-} ]] || return 0
@@ -518,10 +519,15 @@ live_start() {
     # PDLAB_LIVE_NETNS=outside starts it outside the namespace, with PDLAB_NETNS naming it, for what cannot run
     # under ip netns exec (it remounts /sys: a container runtime finds no cgroups there): podman run
     # --network ns:$PDLAB_NETNS.
-    local enter=(ip netns exec "$NS_NODE")
+    local ns=$NS_NODE node=$NODE_NAME
+    if [[ ${PDLAB_LIVE_NODE:-} == b ]]; then
+        ip netns list | grep -qw "$NS_NODE_B" || die "$SCENARIO: PDLAB_LIVE_NODE=b, but the scenario has no second node"
+        ns=$NS_NODE_B node=$NODE_B_NAME
+    fi
+    local enter=(ip netns exec "$ns")
     [[ ${PDLAB_LIVE_NETNS:-} == outside ]] && enter=()
-    "${enter[@]}" env PDLAB_SCENARIO="$SCENARIO" PDLAB_DIR="$OUT" PDLAB_CLUSTER="$WORK/$SCENARIO.cluster.json" NODE_NAME="$NODE_NAME" \
-        PDLAB_NETNS="/run/netns/$NS_NODE" bash -c "exec $PDLAB_LIVE_CMD" >"$log" 2>&1 9>&- &
+    "${enter[@]}" env PDLAB_SCENARIO="$SCENARIO" PDLAB_DIR="$OUT" PDLAB_CLUSTER="$WORK/$SCENARIO.cluster.json" NODE_NAME="$node" \
+        PDLAB_NETNS="/run/netns/$ns" bash -c "exec $PDLAB_LIVE_CMD" >"$log" 2>&1 9>&- &
     LIVE_PID=$!
     if [[ -n ${PDLAB_LIVE_READY:-} ]]; then
         local i limit=$((${PDLAB_LIVE_READY_TIMEOUT:-10} * 20))

@@ -179,6 +179,56 @@ class LiveLabTest {
                 && ref.path("namespace").asText().equals("kube-system") && ref.path("name").asText().equals("kube-dns");
     }
 
+    /**
+     * An MTU black hole is seen only on the node of the pod that sends the full-size segments (pmtu-blackhole's node
+     * B): {@code live --established} there streams it as it happens, and finds what analyze finds in the lab's
+     * {@code -i any} recording of node B, with no packet dropped.
+     */
+    @Test
+    void liveEstablishedOnTheSendersNodeStreamsTheBlackHole(@TempDir Path dir) throws Exception {
+        Path lab = projectDir().resolve("scripts/lab/run");
+        String why = Files.isExecutable(lab) ? cannotRun(ID, "ip", "iptables", "ebtables", "tcpdump", "dumpcap", "python3",
+                "flock") : "scripts/lab/run is missing";
+        skipUnlessCi(why);
+        Path out = Files.createDirectories(dir.resolve("lab"));
+        Path script = dir.resolve("live-b.sh");
+        String java = String.join(" ", java(dir).stream().map(LiveLabTest::quote).toList());
+        Files.writeString(script, "#!/usr/bin/env bash\nd=$PDLAB_DIR/$PDLAB_SCENARIO\n" + java
+                + " io.pcapdiag.cli.Main live --established -i any --format jsonl --summary-interval 0"
+                + " >\"$d.b.jsonl\" 2>\"$d.b.err\" &\npid=$!\n"
+                + "trap 'kill -TERM $pid; wait $pid; echo \"exit $?\"; exit 0' TERM\n"
+                + "for _ in $(seq 1000); do grep -q capturing \"$d.b.err\" 2>/dev/null && break; sleep 0.05; done\n"
+                + "echo 'b capturing'\nwait\n", StandardCharsets.UTF_8);
+        ProcessBuilder pb = new ProcessBuilder(lab.toString(), "--out", out.toString(), "pmtu-blackhole").redirectErrorStream(true);
+        pb.environment().put("PDLAB_LIVE_CMD", "bash " + quote(script.toString()));
+        pb.environment().put("PDLAB_LIVE_READY", "b capturing");
+        pb.environment().put("PDLAB_LIVE_READY_TIMEOUT", "60");
+        pb.environment().put("PDLAB_LIVE_NODE", "b");
+        pb.environment().put("PDLAB_PCAPDIAG", io.pcapdiag.testing.Launcher.script(Files.createDirectories(dir.resolve("bin"))).toString());
+        Process p = pb.start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the lab did not finish");
+        if (p.exitValue() != 0 && (log.contains("another scripts/lab/run is in progress") || log.contains("missing "))) {
+            skipUnlessCi("the lab cannot run: " + log.lines().reduce((a, b) -> b).orElse(""));
+        }
+        assertEquals(0, p.exitValue(), "scripts/lab/run failed:\n" + log);
+        Path sc = out.resolve("pmtu-blackhole");
+        assertTrue(read(sc.resolve("live.log")).contains("exit 0"), read(sc.resolve("live.log")));
+        List<JsonNode> lines = jsonLines(out.resolve("pmtu-blackhole.b.jsonl"));
+        List<JsonNode> streamed = lines.stream().filter(l -> l.get("event").asText().equals("finding")
+                && !l.get("final").asBoolean()).toList();
+        assertEquals(List.of("pmtu-blackhole"), streamed.stream().map(l -> l.get("pattern").asText()).distinct().toList(),
+                read(out.resolve("pmtu-blackhole.b.err")));
+        JsonNode report = lines.get(lines.size() - 1);
+        assertEquals("report", report.get("event").asText());
+        assertFalse(report.get("interfaces").isEmpty(), report.toString());
+        report.get("interfaces").forEach(i -> assertEquals(0, i.get("dropped_by_kernel").asLong(), i.toString()));
+        assertTrue(report.get("tracker").get("connections_followed").asLong() > 0, report.toString());
+        ArrayNode finals = JSON.createArrayNode();
+        lines.stream().filter(l -> l.get("event").asText().equals("finding") && l.get("final").asBoolean()).forEach(finals::add);
+        assertEquals(analyze(List.of(sc.resolve("node-b-any.pcap"))), keys(finals, true));
+    }
+
     private static void skipUnlessCi(String why) {
         if (why != null) {
             if (inCi()) {
@@ -201,7 +251,8 @@ class LiveLabTest {
                 .append("for _ in $(seq 600); do [ -e \"$d.kubeconfig\" ] && break; sleep 0.05; done\n");
         for (Map.Entry<String, String> c : new TreeMap<>(CAPTURES).entrySet()) {
             String l = c.getKey();
-            sb.append(java).append(" io.pcapdiag.cli.Main live -i '").append(c.getValue())
+            // --established: the lab's recordings hold every segment, and analyze follows connections in them.
+            sb.append(java).append(" io.pcapdiag.cli.Main live --established -i '").append(c.getValue())
                     .append("' --format jsonl --summary-interval 0 --write \"$d.live-").append(l).append(".pcap\"")
                     .append(l.equals(NAMED) ? " --kubeconfig \"$d.kubeconfig\"" : "")
                     .append(" >\"$d.").append(l).append(".jsonl\" 2>\"$d.").append(l).append(".err\" &\npids+=($!)\n");
