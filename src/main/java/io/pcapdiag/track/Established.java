@@ -26,9 +26,6 @@ public final class Established {
     /** The tracker began following the connection (its dialed address answered), and still does. */
     boolean followed;
     boolean following;
-    /** Each end sent its FIN. */
-    boolean clientFin;
-    boolean serverFin;
     /** Pushed out of the full table of followed connections before it ended: counted, never a finding. */
     boolean evicted;
     /** Capture time of the last segment of the connection, and when it ended (a RST, or both FINs), else 0. */
@@ -42,10 +39,17 @@ public final class Established {
     Sighting serverReset;
     /** That RST came while the client's data went unacknowledged although it was sent again. */
     boolean serverResetUnanswered;
+    /** {@link #serverReset} was seen where the client's SYN was (its copy there is preferred to the first). */
+    boolean serverResetAtClient;
     /** The first RST from the client to the server's side. */
     Sighting clientReset;
-    /** The first ICMP error quoting a segment of the connection that is no "fragmentation needed"/"packet too big". */
+    /**
+     * The first ICMP error quoting a segment of the client that is no "fragmentation needed"/"packet too big", or its
+     * copy where the client's SYN was seen ({@link #unreachableAtClient}): every view that holds the client's interface
+     * then names the same source (the Service address, once reverse-NAT'ed), whatever it saw first.
+     */
     Sighting unreachable;
+    boolean unreachableAtClient;
     /**
      * ICMP "fragmentation needed" / "packet too big" quoting a segment of the connection, each copy seen; null until
      * there is one (lists are made only when something is kept: a node follows hundreds of thousands of connections).
@@ -58,6 +62,8 @@ public final class Established {
     public static final class Side {
         /** The MSS its SYN (or SYN-ACK) offered, else -1. */
         int mss;
+        /** It sent its FIN. */
+        boolean fin;
         /** Whether it sent data, and the sequence number after the last byte it sent (its ISN + 1 before any). */
         boolean sent;
         int next;
@@ -129,6 +135,7 @@ public final class Established {
 
         void reset() {
             mss = -1;
+            fin = false;
             sent = false;
             next = 0;
             acked = false;
@@ -322,8 +329,6 @@ public final class Established {
         server.reset();
         followed = false;
         following = false;
-        clientFin = false;
-        serverFin = false;
         evicted = false;
         lastNanos = 0;
         endNanos = 0;
@@ -331,8 +336,10 @@ public final class Established {
         clientResetOther = null;
         serverReset = null;
         serverResetUnanswered = false;
+        serverResetAtClient = false;
         clientReset = null;
         unreachable = null;
+        unreachableAtClient = false;
         tooBig = null;
         kept = null;
     }

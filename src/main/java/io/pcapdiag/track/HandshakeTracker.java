@@ -437,26 +437,7 @@ public final class HandshakeTracker {
             e.end(f.nanos);
             return;
         }
-        if ((v.flags & PacketView.ACK) != 0) {
-            e.server.acknowledged(v.ack, v.window);
-        }
-        if (v.tcpPayloadLength > 0) {
-            int seen = e.client.data(f, v, v.seq, v.tcpPayloadLength);
-            if (seen == Established.Side.RESENT) {
-                if (e.client.holeSends.size() == 1) {
-                    e.keepInOrder(e.client.holeSends.get(0)); // its first transmission, made a Sighting only now
-                }
-                e.client.holeSends.add(keep(e, f, v));
-            } else if (seen == Established.Side.RESENT_COPY) {
-                keep(e, f, v); // where the retransmission went next: the lost segment's path
-            }
-        }
-        if ((v.flags & PacketView.FIN) != 0) {
-            e.clientFin = true;
-            if (e.serverFin) {
-                e.end(f.nanos);
-            }
-        }
+        carries(e, e.client, e.server, f, v);
     }
 
     private void toClient(Attempt a, Established e, Frame f, PacketView v) {
@@ -468,30 +449,45 @@ public final class HandshakeTracker {
             e.wrongSource = keep(e, f, v);
         }
         if ((v.flags & PacketView.RST) != 0) {
-            if (e.serverReset == null) {
-                e.serverReset = keep(e, f, v);
-                e.serverResetUnanswered = e.client.hole && e.client.holeRetransmissions > 0;
+            boolean here = whereTheClientIs(a, f, v);
+            if (e.serverReset == null || here && !e.serverResetAtClient) {
+                // The first RST, or its copy where the client receives it (from the Service address, reverse-NAT'ed):
+                // the one every view that holds the client's interface agrees on.
+                Sighting seen = keep(e, f, v);
+                if (e.serverReset == null) {
+                    e.serverResetUnanswered = e.client.hole && e.client.holeRetransmissions > 0;
+                }
+                e.serverReset = seen;
+                e.serverResetAtClient = here;
             }
             e.end(f.nanos);
             return;
         }
+        carries(e, e.server, e.client, f, v);
+    }
+
+    /**
+     * What a segment of {@code sender} (no RST) tells, whichever end it is: how far it acknowledges the {@code other}
+     * end's data, its own data (the hole sent again is kept, with its first transmission), and its FIN.
+     */
+    private static void carries(Established e, Established.Side sender, Established.Side other, Frame f, PacketView v) {
         if ((v.flags & PacketView.ACK) != 0) {
-            e.client.acknowledged(v.ack, v.window);
+            other.acknowledged(v.ack, v.window);
         }
         if (v.tcpPayloadLength > 0) {
-            int seen = e.server.data(f, v, v.seq, v.tcpPayloadLength);
+            int seen = sender.data(f, v, v.seq, v.tcpPayloadLength);
             if (seen == Established.Side.RESENT) {
-                if (e.server.holeSends.size() == 1) {
-                    e.keepInOrder(e.server.holeSends.get(0)); // its first transmission, made a Sighting only now
+                if (sender.holeSends.size() == 1) {
+                    e.keepInOrder(sender.holeSends.get(0)); // its first transmission, made a Sighting only now
                 }
-                e.server.holeSends.add(keep(e, f, v));
+                sender.holeSends.add(keep(e, f, v));
             } else if (seen == Established.Side.RESENT_COPY) {
                 keep(e, f, v); // where the retransmission went next: the lost segment's path
             }
         }
         if ((v.flags & PacketView.FIN) != 0) {
-            e.serverFin = true;
-            if (e.clientFin) {
+            sender.fin = true;
+            if (other.fin) {
                 e.end(f.nanos);
             }
         }
@@ -524,8 +520,12 @@ public final class HandshakeTracker {
         Sighting seen = keep(e, f, v);
         if (v.icmpMtu >= 0) {
             e.tooBig(seen);
-        } else if (e.unreachable == null && fromClient) {
-            e.unreachable = seen;
+        } else if (fromClient) {
+            boolean here = whereTheClientIs(a, f, v);
+            if (e.unreachable == null || here && !e.unreachableAtClient) {
+                e.unreachable = seen; // the first, or its copy where the client receives it, as for a RST
+                e.unreachableAtClient = here;
+            }
         }
         return true;
     }

@@ -2,10 +2,29 @@ package io.pcapdiag.decode;
 
 import io.pcapdiag.capture.Frame;
 import io.pcapdiag.testing.Frames;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Locale;
 
 /** Decoding helpers shared by the decode tests. */
 final class DecodeTesting {
+    /**
+     * {@code tcpdump -nn -r file}, started, its errors discarded. Without tcpdump the test fails in CI (scripts/test
+     * installs it) and is skipped elsewhere.
+     */
+    static Process tcpdumpRead(Path file) throws IOException {
+        try {
+            return new ProcessBuilder("tcpdump", "-nn", "-r", file.toString()).redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+        } catch (IOException e) {
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                org.junit.jupiter.api.Assertions.fail("tcpdump must be installed in CI (scripts/test installs it)");
+            }
+            org.junit.jupiter.api.Assumptions.abort("no tcpdump");
+            return null;
+        }
+    }
+
     private DecodeTesting() {
     }
 

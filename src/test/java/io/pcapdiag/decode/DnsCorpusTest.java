@@ -135,16 +135,7 @@ class DnsCorpusTest {
      * Null when there is no tcpdump.
      */
     private static Map<Long, String> tcpdump(Path file) throws IOException, InterruptedException {
-        Process p;
-        try {
-            p = new ProcessBuilder("tcpdump", "-nn", "-r", file.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("tcpdump must be installed in CI (scripts/test installs it)");
-            }
-            Assumptions.abort("no tcpdump");
-            return null;
-        }
+        Process p = DecodeTesting.tcpdumpRead(file);
         // A packet's lines: tcpdump prints what a tunnel carries on a line of its own, without a time stamp.
         List<String> packets = new ArrayList<>();
         for (String line : new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n")) {

@@ -4,7 +4,6 @@ import static io.pcapdiag.decode.DecodeTesting.decodeCut;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pcapdiag.decode.MtuFixtures.IcmpError;
 import io.pcapdiag.testing.Addresses;
@@ -21,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -126,16 +124,7 @@ class IcmpMtuTest {
     }
 
     private static List<String> tcpdump(Path file) throws IOException, InterruptedException {
-        Process p;
-        try {
-            p = new ProcessBuilder("tcpdump", "-nn", "-r", file.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("tcpdump must be installed in CI (scripts/test installs it)");
-            }
-            Assumptions.abort("no tcpdump");
-            return null;
-        }
+        Process p = DecodeTesting.tcpdumpRead(file);
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), "tcpdump -nn -r " + file);
