@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code pcapdiag collect}: everything {@code analyze} needs from a node in one bundle: the capture (live's capture,
- * headers only), the node's facts at the start and the end, the cluster snapshot when an API server answers, and a
+ * headers only; every TCP segment with {@code --established}), the node's facts at the start and the end, the cluster snapshot when an API server answers, and a
  * manifest of what it holds and what it could not take. SIGINT/SIGTERM end the capture early; the bundle is still
  * written.
  */
@@ -88,6 +88,12 @@ public final class CollectCommand implements Callable<Integer> {
     @Option(names = "--no-node-facts", negatable = false, description = "Do not read this node's facts.")
     boolean noNodeFacts;
 
+    @Option(names = "--established", negatable = false,
+            description = "Capture every TCP segment, as live --established does, so that analyze of the bundle sees what"
+                    + " happens after the handshake (pmtu-blackhole, reset-after-reply, reset-by-gone-endpoint); the"
+                    + " capture then grows with the node's TCP traffic, up to --snaplen bytes a packet.")
+    boolean established;
+
     @Option(names = "--snaplen", paramLabel = "BYTES", defaultValue = "" + CaptureFilter.DEFAULT_SNAPLEN,
             description = "Bytes kept per packet: the default keeps headers and drops application data (default: ${DEFAULT-VALUE}).")
     int snaplen;
@@ -138,8 +144,8 @@ public final class CollectCommand implements Callable<Integer> {
         }
         Output out = Output.of(output, force, workDir);
         String why = noCluster ? "--no-cluster" : noApiServer(kubeconfig, System.getenv());
-        Collect.Settings settings = new Collect.Settings(new CaptureSettings(patterns, CaptureFilter.DEFAULT, snaplen,
-                (int) buffer, false, null, 0), String.join(",", patterns.patterns()), nanos, TimeUnit.SECONDS.toNanos(2), node,
+        Collect.Settings settings = new Collect.Settings(new CaptureSettings(patterns,
+                established ? CaptureFilter.ESTABLISHED : CaptureFilter.DEFAULT, snaplen, (int) buffer, false, null, 0), String.join(",", patterns.patterns()), nanos, TimeUnit.SECONDS.toNanos(2), node,
                 !noNodeFacts, why == null ? ClusterSnapshot.config(kubeconfig) : null, why, Main.Version.text());
         Collect collect = new Collect(settings, say);
 

@@ -141,7 +141,7 @@ class CollectLabTest {
                 + javaWithTests + " io.pcapdiag.testing.MockApiServer \"$PDLAB_CLUSTER\" \"$d.kubeconfig\" >\"$d.api.log\" 2>&1 &\n"
                 + "api=$!\n"
                 + "for _ in $(seq 600); do [ -e \"$d.kubeconfig\" ] && break; sleep 0.05; done\n"
-                + java + " io.pcapdiag.cli.Main collect --duration 0 --kubeconfig \"$d.kubeconfig\" -o - >\"$d.bundle.tar.gz\""
+                + java + " io.pcapdiag.cli.Main collect --established --duration 0 --kubeconfig \"$d.kubeconfig\" -o - >\"$d.bundle.tar.gz\""
                 + " 2>\"$d.collect.err\" &\n"
                 + "c=$!\n"
                 + "trap 'kill -TERM \"$c\"; wait \"$c\"; code=$?; kill \"$api\"; echo \"exit $code\"; exit 0' TERM\n"
