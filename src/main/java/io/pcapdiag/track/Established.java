@@ -64,14 +64,12 @@ public final class Established {
         int mss;
         /** It sent its FIN. */
         boolean fin;
-        /** Whether it sent data, and the sequence number after the last byte it sent (its ISN + 1 before any). */
-        boolean sent;
+        /** The sequence number after the last byte it sent (its ISN + 1 before any). */
         int next;
         /** Whether the other end acknowledged any of its data, and how far. */
         boolean acked;
         int ack;
-        /** The largest segment (bytes of data) it sent, and the largest of those the other end acknowledged. */
-        int largest;
+        /** The largest segment (bytes of data) of it that the other end acknowledged. */
         int largestAcked;
         /** Whether the other end announced a zero window while the hole was outstanding (a full receiver, no loss). */
         boolean zeroWindow;
@@ -136,11 +134,9 @@ public final class Established {
         void reset() {
             mss = -1;
             fin = false;
-            sent = false;
             next = 0;
             acked = false;
             ack = 0;
-            largest = 0;
             largestAcked = 0;
             zeroWindow = false;
             hole = false;
@@ -221,9 +217,7 @@ public final class Established {
         /** A data segment of this end, {@code len} bytes from {@code seq}: {@link #NOTHING}, {@link #RESENT} or {@link #RESENT_COPY}. */
         int data(Frame f, PacketView v, int seq, int len) {
             int end = seq + len;
-            largest = Math.max(largest, len);
             if (end - next > 0) {
-                sent = true;
                 next = end;
                 if (!hole && (!acked || end - ack > 0)) {
                     hole = true;
