@@ -101,6 +101,7 @@ public final class Analysis {
     private final CaptureFacts captureFacts = new CaptureFacts();
     private Consumer<Attempt> decidedListener = a -> { };
     private Consumer<Attempt> followedListener = a -> { };
+    private final boolean followConnections;
     private Consumer<String> problems = line -> { };
     /** Progress for another thread to show: packets and bytes read so far, refreshed every few thousand frames. */
     private volatile long progressPackets;
@@ -133,6 +134,7 @@ public final class Analysis {
                 captureFacts.unmatchedAnswer();
             }
         }, options.maxOpen(), options.followConnections());
+        followConnections = options.followConnections();
         this.direct = Tracking.direct(tracker, new PacketView());
         this.feeding = new Stage(direct);
         List<Context> sources = new ArrayList<>();
@@ -281,7 +283,7 @@ public final class Analysis {
     private boolean decode(Frame f, PacketView v, CaptureSummary s) {
         try {
             decoder.decode(f, v);
-            return tracker.concerns(v);
+            return HandshakeTracker.concerns(v, followConnections);
         } catch (RuntimeException e) {
             v.reset();
             v.kind = PacketView.Kind.UNDECODABLE;

@@ -148,10 +148,11 @@ public final class HandshakeTracker {
 
     /**
      * Whether {@link #observe} does more with {@code v} than move the clock: a UDP datagram, an ICMP error, and a TCP
-     * segment: every one when the tracker follows connections, else those with SYN or RST or a DNS message (a
-     * mid-connection segment then only tells the time).
+     * segment: every one when the tracker follows connections ({@code follow}, as it was made), else those with SYN or
+     * RST or a DNS message (a mid-connection segment then only tells the time). Static, so that the reading thread asks
+     * it without reading the tracker, whose fields the tracker's thread writes on every packet.
      */
-    public boolean concerns(PacketView v) {
+    public static boolean concerns(PacketView v, boolean follow) {
         return v.kind == PacketView.Kind.ICMP_ERROR || v.kind == PacketView.Kind.UDP
                 || v.kind == PacketView.Kind.TCP && (follow || (v.flags & (PacketView.SYN | PacketView.RST)) != 0 || v.dns);
     }
@@ -159,7 +160,7 @@ public final class HandshakeTracker {
     /** Feeds one decoded packet. */
     public void observe(Frame f, PacketView v) {
         advanceClock(f.nanos);
-        if (!concerns(v)) {
+        if (!concerns(v, follow)) {
             return;
         }
         if (v.kind == PacketView.Kind.TCP) {
