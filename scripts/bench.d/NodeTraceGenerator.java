@@ -67,7 +67,7 @@ public final class NodeTraceGenerator {
 
     static final String USAGE = String.join("\n",
             "usage: NodeTraceGenerator --out FILE [--seed N] [--packets N] [--scale K] [--syn-flood N]",
-            "                          [--dns] [--short-connections N] [--dns-lookups N]",
+            "                          [--dns] [--short-connections N] [--dns-lookups N] [--open-connections N]",
             "                          [--vxlan PORT | --geneve PORT | --ipip]",
             "",
             "  --out FILE       classic pcap to write (us timestamps, little-endian, Ethernet);",
@@ -84,6 +84,10 @@ public final class NodeTraceGenerator {
             "                   about 7 packets each (handshake, one small request and answer, close),",
             "                   20,000 a second, with the same planted failures: a busy node's capture,",
             "                   where the per-connection cost dominates rather than the per-packet read",
+            "  --open-connections N  write a trace of N connections open at once instead: outside",
+            "                   clients from distinct addresses, 50,000 new a second, each a handshake, a",
+            "                   request and its answer and never closed: more than the tracker follows at",
+            "                   once (--max-open), so that it evicts followed connections; nothing planted",
             "  --dns-lookups N  write a DNS-heavy trace instead: N glibc lookups through kube-dns,",
             "                   5,000 a second (search-list walks, SERVFAILs, lost queries asked again",
             "                   after 5 s, races), over light TCP traffic with nothing planted",
@@ -133,6 +137,8 @@ public final class NodeTraceGenerator {
     static final double FLOOD_BACKGROUND_PER_SECOND = 500;
     /** --short-connections: new connections per second of capture time. */
     static final double SHORT_CONNECTIONS_PER_SECOND = 20_000;
+    /** --open-connections: new connections per second of capture time (1 M of them open within 20 s, none idle 30 s). */
+    static final double OPEN_CONNECTIONS_PER_SECOND = 50_000;
     /** Lookups through kube-dns per second of a node trace: about 2% of its packets. */
     static final double DNS_LOOKUPS_PER_SECOND = 90;
     /** --dns-lookups: lookups per second, and TCP conversations beside them. */
@@ -249,13 +255,15 @@ public final class NodeTraceGenerator {
                 shortConnectionsTrace(options.shortConnections);
             } else if (options.dnsLookups > 0) {
                 dnsTrace(options.dnsLookups);
+            } else if (options.openConnections > 0) {
+                openConnectionsTrace(options.openConnections);
             } else {
                 nodeTrace();
             }
             drainBefore(Long.MAX_VALUE);
         }
         String kind = options.synFlood >= 0 ? "syn-flood" : options.shortConnections > 0 ? "short-connections"
-                : options.dnsLookups > 0 ? "dns" : "node";
+                : options.dnsLookups > 0 ? "dns" : options.openConnections > 0 ? "open-connections" : "node";
         Summary s = new Summary(kind, options.seed,
                 writer.packets, writer.bytes, attempts, dnsQueries, planted.clone(), lastTs);
         Path json = Paths.get(out + ".planted.json");
@@ -311,6 +319,58 @@ public final class NodeTraceGenerator {
             conversation(t, true);
             t += 1 + rng.exp(gap);
         }
+    }
+
+    /** --open-connections: connections that stay open, from outside clients to the node's NodePorts. */
+    private void openConnectionsTrace(long connections) throws IOException {
+        double gap = 1e6 / OPEN_CONNECTIONS_PER_SECOND;
+        long t = 0;
+        while (attempts < connections) {
+            drainBefore(t);
+            openConnection(t);
+            t += 1 + rng.exp(gap);
+        }
+    }
+
+    /** The handshake, a small request and its answer, and the client's ACK of it; no close within the capture. */
+    private void openConnection(long t) {
+        boolean v6 = rng.chance(V6_SHARE);
+        Dial d = new Dial();
+        d.client = outsideHost(v6);
+        d.client.nextPort = rng.between(d.client.portLow, d.client.portHigh);
+        d.server = v6 ? topo.node6 : topo.node4;
+        d.port = rng.chance(0.5) ? 30080 : 30443;
+        d.rtt = rng.logUniform(2_000, 40_000);
+        Conv c = new Conv(d);
+        t = handshake(c, t);
+        Msg request = Msg.binary(rng.between(60, 300), binaryPool, rng.nextInt());
+        c.client(t, ACK | PSH, request, 0, request.length());
+        t += d.rtt + rng.between(30, 800);
+        Msg response = Msg.binary(rng.between(100, 500), binaryPool, rng.nextInt());
+        c.server(t, ACK | PSH, response, 0, response.length());
+        c.client(t + d.rtt, ACK, null, 0, 0);
+        attempts++;
+    }
+
+    /**
+     * A client outside the cluster, its address one no other such client has (a counter mixed into the address: 2001:db8:f100::/48
+     * or a public IPv4 address), with the ephemeral ports 1024-65535.
+     */
+    private Host outsideHost(boolean v6) {
+        if (v6) {
+            long x = mix64(++floodV6Counter);
+            byte[] ip = {0x20, 0x01, 0x0d, (byte) 0xb8, (byte) 0xf1, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+            putLongBE(ip, 8, x);
+            return new Host(-1, ip, Topology.UPSTREAM_MAC, 1024, 65_535);
+        }
+        int x;
+        int first;
+        do {
+            x = mix32((int) ++floodV4Counter);
+            first = x >>> 24;
+        } while (first == 0 || first == 10 || first == 127 || first >= 224);
+        byte[] ip = {(byte) (x >>> 24), (byte) (x >>> 16), (byte) (x >>> 8), (byte) x};
+        return new Host(-1, ip, Topology.UPSTREAM_MAC, 1024, 65_535);
     }
 
     private void floodTrace(long synCount) throws IOException {
@@ -625,22 +685,11 @@ public final class NodeTraceGenerator {
         Host source;
         Host target;
         int port;
+        source = outsideHost(v6);
         if (v6) {
-            long x = mix64(++floodV6Counter);
-            byte[] ip = {0x20, 0x01, 0x0d, (byte) 0xb8, (byte) 0xf1, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-            putLongBE(ip, 8, x);
-            source = new Host(-1, ip, Topology.UPSTREAM_MAC, 0, 0);
             target = topo.node6;
             port = 30080;
         } else {
-            int x;
-            int first;
-            do {
-                x = mix32((int) ++floodV4Counter);
-                first = x >>> 24;
-            } while (first == 0 || first == 10 || first == 127 || first >= 224);
-            byte[] ip = {(byte) (x >>> 24), (byte) (x >>> 16), (byte) (x >>> 8), (byte) x};
-            source = new Host(-1, ip, Topology.UPSTREAM_MAC, 0, 0);
             int which = rng.nextInt(3);
             target = which == 2 ? topo.v4.loadBalancers[0] : topo.node4;
             port = which == 0 ? 30080 : which == 1 ? 30443 : 443;
@@ -1968,6 +2017,7 @@ public final class NodeTraceGenerator {
         long synFlood = -1;
         long shortConnections = -1;
         long dnsLookups = -1;
+        long openConnections = -1;
         int vxlan;
         int geneve;
         boolean ipip;
@@ -2010,6 +2060,7 @@ public final class NodeTraceGenerator {
                     case "--syn-flood": o.synFlood = number(a, v, 0); break;
                     case "--short-connections": o.shortConnections = number(a, v, 1); break;
                     case "--dns-lookups": o.dnsLookups = number(a, v, 1); break;
+                    case "--open-connections": o.openConnections = number(a, v, 1); break;
                     case "--vxlan": o.vxlan = (int) number(a, v, 1); break;
                     case "--geneve": o.geneve = (int) number(a, v, 1); break;
                     default: throw new IllegalArgumentException("unknown option " + a);
@@ -2018,8 +2069,10 @@ public final class NodeTraceGenerator {
             if (!o.help && o.out == null) {
                 throw new IllegalArgumentException("--out FILE is required");
             }
-            if ((o.synFlood >= 0 ? 1 : 0) + (o.shortConnections > 0 ? 1 : 0) + (o.dnsLookups > 0 ? 1 : 0) > 1) {
-                throw new IllegalArgumentException("--syn-flood, --short-connections and --dns-lookups: one at most");
+            if ((o.synFlood >= 0 ? 1 : 0) + (o.shortConnections > 0 ? 1 : 0) + (o.dnsLookups > 0 ? 1 : 0)
+                    + (o.openConnections > 0 ? 1 : 0) > 1) {
+                throw new IllegalArgumentException(
+                        "--syn-flood, --short-connections, --dns-lookups and --open-connections: one at most");
             }
             if ((o.vxlan > 0 ? 1 : 0) + (o.geneve > 0 ? 1 : 0) + (o.ipip ? 1 : 0) > 1) {
                 throw new IllegalArgumentException("--vxlan, --geneve and --ipip: one at most");

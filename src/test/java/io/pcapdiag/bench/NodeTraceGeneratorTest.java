@@ -122,6 +122,36 @@ class NodeTraceGeneratorTest {
     }
 
     @Test
+    void openConnectionsAreAnsweredNeverClosedAndOverflowWhatPcapdiagFollows() throws IOException {
+        Path pcap = generate("open.pcap", "--seed", "7", "--open-connections", "5000");
+        Capture capture = Capture.read(pcap, false);
+        assertEquals(5000, capture.attempts.size());
+        assertEquals(5000, capture.attempts.values().stream().filter(a -> "answered".equals(a.answer)).count());
+        assertEquals(5000, capture.attempts.values().stream().map(a -> a.client).distinct().count(), "client addresses repeat");
+        assertEquals(0, capture.closes, "a FIN or RST");
+        assertEquals(5 * 5000, capture.packets, "a handshake, a request, its answer and its ACK");
+
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = io.pcapdiag.cli.Main.run(new String[] {"analyze", "--format", "json", "--max-open", "1000",
+            pcap.toString()}, new java.io.PrintWriter(out), new java.io.PrintWriter(err));
+        assertEquals(0, code, err.toString());
+        com.fasterxml.jackson.databind.JsonNode doc =
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+        assertEquals(0, doc.get("findings").size());
+        com.fasterxml.jackson.databind.JsonNode tracker = doc.get("tracker");
+        // 5,000 handshakes within 0.1 s, each open until its decision 4 s after its SYN: past 1,000 the oldest attempt
+        // goes, and a SYN-ACK to an attempt gone is unmatched; every other connection is followed, and past 1,000
+        // followed at once the one looked at longest ago goes, counted: the last 1,000 are followed to the end.
+        long followed = tracker.get("connections_followed").asLong();
+        assertEquals(1000, tracker.get("peak_open").asLong());
+        assertEquals(5000, tracker.get("attempts").asLong());
+        assertEquals(5000, followed + tracker.get("unmatched_answers").asLong());
+        assertTrue(followed > 1000, "followed " + followed);
+        assertEquals(followed - 1000, tracker.get("connections_evicted").asLong());
+    }
+
+    @Test
     void tcpdumpReadsTheTrace() throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/tcpdump")) || Files.isExecutable(Path.of("/usr/sbin/tcpdump")),
                 "tcpdump not installed");
@@ -208,6 +238,7 @@ class NodeTraceGeneratorTest {
 
     /** One connection attempt, docs/design.md: (client address, client port, ISN). */
     private static final class Attempt {
+        String client;
         String dst;
         int dport;
         long firstMicros;
@@ -224,6 +255,8 @@ class NodeTraceGeneratorTest {
         int icmp;
         long lastMicros;
         int retransmittedFloodSyns;
+        /** Segments with FIN or RST. */
+        int closes;
         final Map<String, Attempt> attempts = new HashMap<>();
         final Set<String> floodSources = new HashSet<>();
 
@@ -317,12 +350,16 @@ class NodeTraceGeneratorTest {
             boolean syn = (flags & 0x02) != 0;
             boolean hasAck = (flags & 0x10) != 0;
             boolean rst = (flags & 0x04) != 0;
+            if (rst || (flags & 0x01) != 0) {
+                closes++;
+            }
             if (syn && !hasAck) {
                 boolean optionless = (p.get(l4 + 12) & 0xf0) == 0x50;   // only the flood's SYNs
                 String key = src + "|" + sport + "|" + seq;
                 Attempt a = attempts.get(key);
                 if (a == null) {
                     a = new Attempt();
+                    a.client = src;
                     a.dst = dst;
                     a.dport = dport;
                     a.firstMicros = micros;
