@@ -53,13 +53,16 @@ public final class Rules {
             new DnsSearchExpansion(), new DelayedConnect(), new DnsRaceLost(Outcome.UNANSWERED),
             new DnsNoResponse(Outcome.UNANSWERED), new NoResponse());
     private static final List<GroupRule> GROUP_RULES = List.of(new HairpinSelf(), new LbProbeDropped());
-    /** The connection rules, in the order they are tried on a followed connection once it is decided. */
-    private static final List<ConnectionRule> CONNECTION_RULES = List.of(new ResetAfterReply(), new PmtuBlackhole(),
-            new ResetByGoneEndpoint());
+    /**
+     * The connection rules, in the order they are tried on a followed connection once it is decided (an array: every
+     * followed connection walks it, and a list's iterator would be allocated each time).
+     */
+    private static final ConnectionRule[] CONNECTION_RULES = {new ResetAfterReply(), new PmtuBlackhole(),
+        new ResetByGoneEndpoint()};
 
     /** The attempt rules of each outcome, in order (an array: every decided attempt walks one). */
     private static final Map<Outcome, AttemptRule[]> BY_OUTCOME = new EnumMap<>(Outcome.class);
-    private static final Map<Pattern, Rule> BY_PATTERN = Stream.of(ATTEMPT_RULES, GROUP_RULES, CONNECTION_RULES)
+    private static final Map<Pattern, Rule> BY_PATTERN = Stream.of(ATTEMPT_RULES, GROUP_RULES, List.of(CONNECTION_RULES))
             .flatMap(List::stream).map(Rule.class::cast).collect(toMap(Rule::pattern, r -> r, (a, b) -> a, () -> new EnumMap<>(Pattern.class)));
 
     static {
