@@ -95,6 +95,12 @@ public final class HandshakeTracker {
      */
     private final Attempt[] free = new Attempt[MAX_FREE];
     private int freeCount;
+    /**
+     * The connection state of attempts held by their findings for a handshake that was never followed, reused for the
+     * next connections followed, as {@link #free} is: each attempt that replaces a held one would make its own.
+     */
+    private final Established[] freeEstablished = new Established[MAX_FREE];
+    private int freeEstablishedCount;
     /** TCP attempts, in order of their next look (see {@link #expire}). */
     private final ArrayDeque<Attempt> queue = new ArrayDeque<>();
     /**
@@ -367,7 +373,12 @@ public final class HandshakeTracker {
         }
         Established e = a.established;
         if (e == null) {
-            e = new Established();
+            if (freeEstablishedCount > 0) {
+                e = freeEstablished[--freeEstablishedCount];
+                freeEstablished[freeEstablishedCount] = null;
+            } else {
+                e = new Established();
+            }
             a.established = e;
         }
         e.reset();
@@ -834,8 +845,14 @@ public final class HandshakeTracker {
             }
             return;
         }
-        // A UDP exchange or DNS query is never reused: a query's sibling stays the query it was.
-        if (!held && !a.exchange() && freeCount < MAX_FREE) {
+        if (held) {
+            // Held by its finding for good: the connection state of an earlier use of this object is not this attempt's.
+            if (e != null && freeEstablishedCount < MAX_FREE) {
+                freeEstablished[freeEstablishedCount++] = e;
+            }
+            a.established = null;
+        } else if (!a.exchange() && freeCount < MAX_FREE) {
+            // A UDP exchange or DNS query is never reused: a query's sibling stays the query it was.
             free[freeCount++] = a;
         }
     }
