@@ -120,7 +120,8 @@ public final class Attempt {
     long queuedExpiry;
     /**
      * What the tracker follows of the connection once the dialed address answered it (docs/design.md, "Established
-     * connections"), or null when it never did; made once per object and reused with it ({@link #start}).
+     * connections"): while it is followed, and after it was decided when the sink held the attempt then; else null. The
+     * tracker reuses one the sink did not hold for the next connection it follows.
      */
     Established established;
     /** The sink held the attempt when its handshake was decided: it is never reused, whatever its connection's end. */
@@ -159,9 +160,6 @@ public final class Attempt {
         synWindow = udp ? 0 : v.window;
         synLength = udp ? Math.max(0, v.ipPayloadLength - 8) : v.tcpPayloadLength;
         synMss = udp ? -1 : v.tcpMss;
-        if (established != null) {
-            established.followed = false; // the rest is reset when the connection is followed
-        }
         heldByHandshake = false;
         query = null;
         quoteOnly = false;
@@ -199,7 +197,8 @@ public final class Attempt {
 
     /**
      * The connection after its handshake, when the tracker followed it (the dialed address answered the SYN, and live
-     * capture sees every segment); else null. Not null once its connection is decided ({@link TrackerSink#followed}).
+     * capture sees every segment); else null. Not null when its connection is decided ({@link TrackerSink#followed}),
+     * nor after it if the sink held the attempt then.
      */
     public Established established() {
         return established != null && established.followed ? established : null;

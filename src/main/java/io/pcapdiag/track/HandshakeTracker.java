@@ -96,8 +96,8 @@ public final class HandshakeTracker {
     private final Attempt[] free = new Attempt[MAX_FREE];
     private int freeCount;
     /**
-     * The connection state of attempts held by their findings for a handshake that was never followed, reused for the
-     * next connections followed, as {@link #free} is: each attempt that replaces a held one would make its own.
+     * Connection states no attempt holds, for the next connections followed, as {@link #free} is for attempts: an
+     * attempt has one only while its connection is followed, or when the finding of its connection holds it.
      */
     private final Established[] freeEstablished = new Established[MAX_FREE];
     private int freeEstablishedCount;
@@ -371,16 +371,14 @@ public final class HandshakeTracker {
         if (connections.size() >= maxOpen) {
             evictOldestConnection();
         }
-        Established e = a.established;
-        if (e == null) {
-            if (freeEstablishedCount > 0) {
-                e = freeEstablished[--freeEstablishedCount];
-                freeEstablished[freeEstablishedCount] = null;
-            } else {
-                e = new Established();
-            }
-            a.established = e;
+        Established e;
+        if (freeEstablishedCount > 0) {
+            e = freeEstablished[--freeEstablishedCount];
+            freeEstablished[freeEstablishedCount] = null;
+        } else {
+            e = new Established();
         }
+        a.established = e;
         e.reset();
         e.followed = true;
         e.following = true;
@@ -551,13 +549,21 @@ public final class HandshakeTracker {
 
     /**
      * {@code a}'s connection is decided: it ended a while ago, was idle, was evicted, or the capture ended. The sink
-     * hears of it ({@link TrackerSink#followed}); an attempt it does not hold is reused.
+     * hears of it ({@link TrackerSink#followed}); a connection state it does not hold is reused, and so is an attempt
+     * that neither it nor the handshake's finding holds.
      */
     private void connectionDecided(Attempt a) {
         stopFollowing(a);
         a.established.settle();
         connectionsFollowed++;
-        if (!sink.followed(a) && !a.heldByHandshake && freeCount < MAX_FREE) {
+        if (sink.followed(a)) {
+            return;
+        }
+        if (freeEstablishedCount < MAX_FREE) {
+            freeEstablished[freeEstablishedCount++] = a.established;
+        }
+        a.established = null;
+        if (!a.heldByHandshake && freeCount < MAX_FREE) {
             free[freeCount++] = a;
         }
     }
@@ -845,14 +851,8 @@ public final class HandshakeTracker {
             }
             return;
         }
-        if (held) {
-            // Held by its finding for good: the connection state of an earlier use of this object is not this attempt's.
-            if (e != null && freeEstablishedCount < MAX_FREE) {
-                freeEstablished[freeEstablishedCount++] = e;
-            }
-            a.established = null;
-        } else if (!a.exchange() && freeCount < MAX_FREE) {
-            // A UDP exchange or DNS query is never reused: a query's sibling stays the query it was.
+        // A UDP exchange or DNS query is never reused: a query's sibling stays the query it was.
+        if (!held && !a.exchange() && freeCount < MAX_FREE) {
             free[freeCount++] = a;
         }
     }

@@ -15,8 +15,9 @@ public interface TrackerSink {
 
     /**
      * A connection followed after its handshake, once decided (it ended, went idle, was evicted, or the capture ended;
-     * {@link Attempt#established()}): after {@link #decided} said of the same attempt that it did not hold it. The
-     * answer means what {@link #decided}'s does.
+     * {@link Attempt#established()}): after {@link #decided} heard of the same attempt. The answer means what {@link
+     * #decided}'s does; not held here, the connection is no longer the attempt's ({@link Attempt#established()} is null
+     * from then on), whether or not {@link #decided} held the attempt.
      */
     default boolean followed(Attempt attempt) {
         return false;

@@ -78,10 +78,11 @@ class AttemptLifecycleTest {
     }
 
     @Test
-    void theConnectionStateOfAHeldAttemptGoesToTheNextConnectionFollowedStartingAfresh() {
-        // Every third attempt refused and held by its finding, the others answered, followed and let go: an attempt
-        // object reused for a refusal carries the connection state of its earlier use, which then serves a connection
-        // of another attempt object. Every connection must be judged on its own packets.
+    void aConnectionStateLetGoServesTheNextConnectionFollowedStartingAfresh() {
+        // Every third attempt refused and held by its finding, the others answered, followed and let go: the connection
+        // state of a connection decided goes back to the tracker, and serves the next connection followed, whichever
+        // attempt object that is (a refusal held takes objects out of reuse, so new ones come). Every connection must be
+        // judged on its own packets, and a held refusal shows none.
         Map<Established, Attempt> firstOwner = new IdentityHashMap<>();
         int[] sharedState = {0};
         java.util.List<String> connections = new java.util.ArrayList<>();
