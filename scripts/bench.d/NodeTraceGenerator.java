@@ -342,13 +342,7 @@ public final class NodeTraceGenerator {
         d.port = rng.chance(0.5) ? 30080 : 30443;
         d.rtt = rng.logUniform(2_000, 40_000);
         Conv c = new Conv(d);
-        t = handshake(c, t);
-        Msg request = Msg.binary(rng.between(60, 300), binaryPool, rng.nextInt());
-        c.client(t, ACK | PSH, request, 0, request.length());
-        t += d.rtt + rng.between(30, 800);
-        Msg response = Msg.binary(rng.between(100, 500), binaryPool, rng.nextInt());
-        c.server(t, ACK | PSH, response, 0, response.length());
-        c.client(t + d.rtt, ACK, null, 0, 0);
+        c.client(requestAndAnswer(c, t) + d.rtt, ACK, null, 0, 0);
         attempts++;
     }
 
@@ -543,15 +537,19 @@ public final class NodeTraceGenerator {
      * client's FIN acknowledging the answer.
      */
     private void shortConnection(long t, boolean v6) {
-        Dial d = pickDial(v6);
-        Conv c = new Conv(d);
+        Conv c = new Conv(pickDial(v6));
+        clientCloses(c, requestAndAnswer(c, t) + rng.between(5, 200));
+    }
+
+    /** The handshake at {@code t}, a small request riding on the client's ACK, and one small answer: when it was sent. */
+    private long requestAndAnswer(Conv c, long t) {
         t = handshake(c, t);
         Msg request = Msg.binary(rng.between(60, 300), binaryPool, rng.nextInt());
         c.client(t, ACK | PSH, request, 0, request.length());
-        t += d.rtt + rng.between(30, 800);
+        t += c.d.rtt + rng.between(30, 800);
         Msg response = Msg.binary(rng.between(100, 500), binaryPool, rng.nextInt());
         c.server(t, ACK | PSH, response, 0, response.length());
-        clientCloses(c, t + rng.between(5, 200));
+        return t;
     }
 
     private void refused(long t, boolean v6) {
