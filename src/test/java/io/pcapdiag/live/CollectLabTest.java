@@ -5,6 +5,7 @@ import static io.pcapdiag.live.NamespaceSupport.inCi;
 import static io.pcapdiag.live.NamespaceSupport.java;
 import static io.pcapdiag.live.NamespaceSupport.projectDir;
 import static io.pcapdiag.live.NamespaceSupport.read;
+import static io.pcapdiag.live.NamespaceSupport.runLab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,7 +23,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
@@ -74,14 +74,7 @@ class CollectLabTest {
         pb.environment().put("PDLAB_LIVE_READY", "collect capturing");
         // Three JVMs start per scenario (the mock API server, collect, and the lab's node-facts) on a 2-core machine.
         pb.environment().put("PDLAB_LIVE_READY_TIMEOUT", "120");
-        pb.environment().put("PDLAB_PCAPDIAG", io.pcapdiag.testing.Launcher.script(Files.createDirectories(dir.resolve("bin"))).toString());
-        Process p = pb.start();
-        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.MINUTES), "the lab did not finish");
-        if (p.exitValue() != 0 && (log.contains("another scripts/lab/run is in progress") || log.contains("missing "))) {
-            skipUnlessCi("the lab cannot run: " + log.lines().reduce((a, b) -> b).orElse(""));
-        }
-        assertEquals(0, p.exitValue(), "scripts/lab/run failed:\n" + log);
+        String log = runLab(pb, dir, 30, "collect lab test");
 
         List<String> scenarios;
         try (Stream<Path> s = Files.list(out)) {

@@ -6,6 +6,7 @@ import static io.pcapdiag.live.NamespaceSupport.inCi;
 import static io.pcapdiag.live.NamespaceSupport.java;
 import static io.pcapdiag.live.NamespaceSupport.projectDir;
 import static io.pcapdiag.live.NamespaceSupport.read;
+import static io.pcapdiag.live.NamespaceSupport.runLab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -76,14 +76,7 @@ class LiveLabTest {
         pb.environment().put("PDLAB_LIVE_READY", "both capturing");
         // Three JVMs start per scenario (the mock API server, then both captures) on a 2-core machine.
         pb.environment().put("PDLAB_LIVE_READY_TIMEOUT", "60");
-        pb.environment().put("PDLAB_PCAPDIAG", io.pcapdiag.testing.Launcher.script(Files.createDirectories(dir.resolve("bin"))).toString());
-        Process p = pb.start();
-        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(10, TimeUnit.MINUTES), "the lab did not finish");
-        if (p.exitValue() != 0 && (log.contains("another scripts/lab/run is in progress") || log.contains("missing "))) {
-            skipUnlessCi("the lab cannot run: " + log.lines().reduce((a, b) -> b).orElse(""));
-        }
-        assertEquals(0, p.exitValue(), "scripts/lab/run failed:\n" + log);
+        String log = runLab(pb, dir, 10, "live lab test");
 
         List<String> scenarios;
         try (Stream<Path> s = Files.list(out)) {
@@ -204,14 +197,7 @@ class LiveLabTest {
         pb.environment().put("PDLAB_LIVE_READY", "b capturing");
         pb.environment().put("PDLAB_LIVE_READY_TIMEOUT", "60");
         pb.environment().put("PDLAB_LIVE_NODE", "b");
-        pb.environment().put("PDLAB_PCAPDIAG", io.pcapdiag.testing.Launcher.script(Files.createDirectories(dir.resolve("bin"))).toString());
-        Process p = pb.start();
-        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the lab did not finish");
-        if (p.exitValue() != 0 && (log.contains("another scripts/lab/run is in progress") || log.contains("missing "))) {
-            skipUnlessCi("the lab cannot run: " + log.lines().reduce((a, b) -> b).orElse(""));
-        }
-        assertEquals(0, p.exitValue(), "scripts/lab/run failed:\n" + log);
+        String log = runLab(pb, dir, 5, "live lab test");
         Path sc = out.resolve("pmtu-blackhole");
         assertTrue(read(sc.resolve("live.log")).contains("exit 0"), read(sc.resolve("live.log")));
         List<JsonNode> lines = jsonLines(out.resolve("pmtu-blackhole.b.jsonl"));

@@ -1,5 +1,7 @@
 package io.pcapdiag.live;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pcapdiag.testing.Launcher;
@@ -11,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Assumptions;
 
 /** What the live tests on a real kernel share: whether they can run here, and running pcapdiag in a namespace. */
 final class NamespaceSupport {
@@ -51,6 +54,27 @@ final class NamespaceSupport {
             return "cannot run ip: " + e;
         }
         return null;
+    }
+
+    /**
+     * Runs scripts/lab/run as {@code pb} has it, with the checkout's pcapdiag, to its end within {@code minutes}; its
+     * output. A lab that cannot run here (another run in progress, a tool missing) skips the test, or fails it in CI
+     * ({@code test} names it there); a lab that fails fails the test.
+     */
+    static String runLab(ProcessBuilder pb, Path dir, long minutes, String test) throws IOException, InterruptedException {
+        pb.environment().put("PDLAB_PCAPDIAG", Launcher.script(Files.createDirectories(dir.resolve("bin"))).toString());
+        Process p = pb.start();
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(minutes, TimeUnit.MINUTES), "the lab did not finish");
+        if (p.exitValue() != 0 && (log.contains("another scripts/lab/run is in progress") || log.contains("missing "))) {
+            String why = "the lab cannot run: " + log.lines().reduce((a, b) -> b).orElse("");
+            if (inCi()) {
+                fail("the " + test + " must run in CI, but " + why);
+            }
+            Assumptions.abort(why);
+        }
+        assertEquals(0, p.exitValue(), "scripts/lab/run failed:\n" + log);
+        return log;
     }
 
     static boolean inCi() {
